@@ -16,7 +16,7 @@ RED_JOKER = 52
 BLACK_JOKER = 53
 JOKERS = (RED_JOKER, BLACK_JOKER)
 
-CODES: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS) + ("XR", "XB")
+CODES: tuple[str, ...] = (*(rank + suit for rank in RANKS for suit in SUITS), "XR", "XB")
 CARD_BY_CODE = {code: card for card, code in enumerate(CODES)}
 
 # Rank indices of the cards both games give a meaning to.

@@ -100,7 +100,9 @@ def act(game: Game, state: Any, seat: int, action: Any) -> list[Event]:
     if game.is_over(state):
         raise IllegalAction("The match is over.")
     if game.to_act(state) != seat:
-        raise IllegalAction("It is not your turn.")
+        # A game may name the rule a move out of turn breaks ("Only the trick's winner takes it.").
+        explain = getattr(game, "out_of_turn_reason", None)
+        raise IllegalAction((explain and explain(state, seat, action)) or "It is not your turn.")
     return game.apply(state, action)
 
 

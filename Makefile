@@ -1,0 +1,61 @@
+# One command runs the site, one command runs the tests. See README.md.
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+# The first Python 3.12+ found (pyenv installs included).
+PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3 $$HOME/.pyenv/versions/3.1[234]*/bin/python3; do \
+	if $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then echo $$p; break; fi; done)
+
+export DATABASE_URL_TEST ?= postgres://postgres@127.0.0.1:5432/septica
+export REDIS_URL_TEST ?= redis://127.0.0.1:6379/0
+
+.PHONY: run test lint superuser translations messages vendor clean
+
+$(BIN)/python:
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (python3.13 recommended)."; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+translations: $(VENV)/.installed
+	$(BIN)/python manage.py compiletranslations
+
+## The site on the embedded default (SQLite, in-memory channel layer and broker) at http://127.0.0.1:8000
+run: translations
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py serve --host 127.0.0.1 --port 8000
+
+## An administrator account for /admin/
+superuser: $(VENV)/.installed
+	$(BIN)/python manage.py createsuperuser
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+
+## Lint, layer contracts and the whole test suite on PostgreSQL and Redis
+test: lint translations
+	DATABASE_URL=$${DATABASE_URL:-$(DATABASE_URL_TEST)} REDIS_URL=$${REDIS_URL:-$(REDIS_URL_TEST)} \
+		$(BIN)/pytest $(PYTEST_ARGS)
+
+## Refresh the translation catalogues from the code (needs GNU gettext)
+messages: $(VENV)/.installed
+	$(BIN)/python manage.py makemessages --locale ro --ignore '.venv/*' --ignore 'static/*'
+
+## Re-vendor htmx and its websocket extension from the npm registry
+vendor:
+	rm -rf build/htmx && mkdir -p build/htmx
+	cd build/htmx && npm pack htmx.org@4.0.1 --silent && tar xzf htmx.org-4.0.1.tgz
+	cp build/htmx/package/dist/htmx.min.js build/htmx/package/dist/ext/hx-ws.js \
+		build/htmx/package/LICENSE static/vendor/htmx/
+
+clean:
+	rm -rf $(VENV) staticfiles test-artifacts .pytest_cache .ruff_cache

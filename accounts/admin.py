@@ -1,0 +1,38 @@
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from .models import User
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    """Players, searchable and filterable; deactivating an account bans it."""
+
+    list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
+    list_filter = ("is_active", "is_staff", "is_superuser", "date_joined")
+    search_fields = ("username", "email", "first_name", "last_name")
+    ordering = ("-date_joined",)
+    actions = ("deactivate", "reactivate")
+
+    @admin.action(description=_("Deactivate (ban) the selected users"), permissions=["change"])
+    def deactivate(self, request, queryset):
+        self._set_active(request, queryset, active=False)
+
+    @admin.action(description=_("Reactivate the selected users"), permissions=["change"])
+    def reactivate(self, request, queryset):
+        self._set_active(request, queryset, active=True)
+
+    def _set_active(self, request, queryset, *, active: bool) -> None:
+        users = list(queryset.exclude(pk=request.user.pk).exclude(is_active=active))
+        for user in users:
+            user.is_active = active
+            user.save(update_fields=["is_active"])
+            self.log_change(request, user, [{"changed": {"fields": ["is_active"]}}])
+        message = (
+            ngettext("%(count)d user reactivated.", "%(count)d users reactivated.", len(users))
+            if active
+            else ngettext("%(count)d user deactivated.", "%(count)d users deactivated.", len(users))
+        )
+        self.message_user(request, message % {"count": len(users)}, messages.SUCCESS)

@@ -1,0 +1,98 @@
+from django import forms
+from django.conf import settings
+from django.contrib.auth import forms as auth_forms
+from django.template import loader
+from django.utils.translation import gettext_lazy as _
+
+from . import services
+from .models import User
+
+
+def client_address(request) -> str:
+    return request.META.get("REMOTE_ADDR", "") if request else ""
+
+
+class RegistrationForm(auth_forms.UserCreationForm):
+    email = forms.EmailField(
+        label=_("Email"), help_text=_("Only used to reset your password. Never shown to other players.")
+    )
+
+    class Meta(auth_forms.UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(_("That username is taken. Please choose another."), code="taken")
+        return username
+
+    def clean_email(self) -> str:
+        email = User.objects.normalize_email(self.cleaned_data["email"])
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(
+                _("An account with this email already exists. Log in, or reset your password."),
+                code="email_taken",
+            )
+        return email
+
+
+class RateLimitedAuthenticationForm(auth_forms.AuthenticationForm):
+    """Refuses to even check the password after too many failures for this account and address."""
+
+    error_messages = {
+        **auth_forms.AuthenticationForm.error_messages,
+        "too_many_attempts": _(
+            "Too many failed attempts. Please wait %(minutes)d minutes and try again, or reset your password."
+        ),
+    }
+
+    def clean(self):
+        username = self.cleaned_data.get("username") or ""
+        address = client_address(self.request)
+        if username and services.login_attempts_exceeded(username=username, address=address):
+            raise forms.ValidationError(
+                self.error_messages["too_many_attempts"],
+                code="too_many_attempts",
+                params={"minutes": max(1, settings.LOGIN_ATTEMPTS_WINDOW // 60)},
+            )
+        try:
+            cleaned = super().clean()
+        except forms.ValidationError:
+            if username:
+                services.login_failure_record(username=username, address=address)
+            raise
+        services.login_failures_clear(username=username, address=address)
+        return cleaned
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's reset flow, with the mail handed to a Celery worker."""
+
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ) -> None:
+        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+        body = loader.render_to_string(email_template_name, context)
+        html = (
+            loader.render_to_string(html_email_template_name, context) if html_email_template_name else None
+        )
+        services.email_send_on_commit(subject=subject, body=body, to=[to_email], html=html)
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("email",)
+
+    def clean_email(self) -> str:
+        email = User.objects.normalize_email(self.cleaned_data["email"])
+        if User.objects.filter(email__iexact=email).exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError(_("Another account already uses this email."), code="email_taken")
+        return email

@@ -1,0 +1,37 @@
+"""A Celery worker thread inside the web server, for the embedded run mode.
+
+The in-memory broker only exists inside one process, so in the embedded mode the
+worker must live in the server process itself. It is a real Celery worker (solo
+pool: tasks run one at a time, countdowns honoured), so the task code is exactly
+the one that runs on separate workers in production.
+"""
+
+import logging
+import threading
+
+from celery.worker import WorkController
+
+from .celery import app
+
+logger = logging.getLogger(__name__)
+
+
+def start_embedded_worker() -> WorkController:
+    """Start the worker in a daemon thread and return once it consumes tasks."""
+    ready = threading.Event()
+    worker = WorkController(
+        app=app,
+        pool="solo",
+        concurrency=1,
+        hostname="embedded@localhost",
+        without_heartbeat=True,
+        without_mingle=True,
+        without_gossip=True,
+        ready_callback=lambda *args: ready.set(),
+    )
+    thread = threading.Thread(target=worker.start, name="celery-embedded", daemon=True)
+    thread.start()
+    if not ready.wait(timeout=30):
+        raise RuntimeError("The embedded Celery worker did not start within 30 seconds.")
+    logger.info("Embedded Celery worker running in-process (in-memory broker).")
+    return worker

@@ -1,0 +1,15 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
+
+from tables.views import home
+
+admin.site.site_header = _("Șeptică administration")
+admin.site.site_title = _("Șeptică admin")
+
+urlpatterns = [
+    path("", home, name="home"),
+    path("accounts/", include("accounts.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

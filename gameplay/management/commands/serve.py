@@ -1,0 +1,26 @@
+"""``manage.py serve``: the whole site in one Daphne process.
+
+In the embedded mode (no ``REDIS_URL``) it first starts the in-process Celery
+worker, so bot turns and timers run without Redis or a separate worker. With
+``REDIS_URL`` it serves only; run ``celery -A config worker`` beside it.
+"""
+
+from daphne.cli import CommandLineInterface
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from config.embedded_worker import start_embedded_worker
+
+
+class Command(BaseCommand):
+    help = "Serve the site with Daphne (and, embedded, an in-process Celery worker)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args, host: str, port: int, **options) -> None:
+        if settings.EMBEDDED:
+            start_embedded_worker()
+        self.stdout.write(f"Serving on http://{host}:{port}/")
+        CommandLineInterface().run(["--bind", host, "--port", str(port), "config.asgi:application"])

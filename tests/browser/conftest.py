@@ -1,0 +1,18 @@
+import os
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls the tests
+# make for their assertions are still plain synchronous calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args: dict) -> dict:
+    return {**browser_context_args, "locale": "en-GB", "viewport": {"width": 390, "height": 844}}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)

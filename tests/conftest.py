@@ -1,0 +1,106 @@
+"""Fixtures shared by the whole suite: a real Celery worker and a live Daphne server."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"The server exited early with code {process.returncode}.")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"Nothing listened on port {port} within {timeout} s.")
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="session")
+def celery_worker() -> Iterator[None]:
+    """A real Celery worker (thread in this process) consuming a queue of this session only."""
+    from config.celery import app
+    from config.embedded_worker import start_embedded_worker
+
+    if settings.EMBEDDED:
+        pytest.skip("The task tests need REDIS_URL (a real broker).")
+    queue = f"test-{uuid.uuid4().hex}"
+    app.conf.task_default_queue = queue
+    worker = start_embedded_worker()
+    yield
+    worker.stop(in_sighandler=False)
+
+
+@pytest.fixture(scope="session")
+def live_server_url(django_db_setup, django_db_blocker) -> Iterator[str]:
+    """Daphne serving the site, in its own process, on the test database."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    if connection.vendor != "postgresql":
+        pytest.skip("The live server tests run on PostgreSQL (set DATABASE_URL).")
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "DEBUG": "1", "LOG_LEVEL": "WARNING"}
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = (ARTIFACTS / "live-server.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(process)
+        log.close()
+
+
+def chromium_path() -> str:
+    for candidate in ("chromium-headless-shell", "chromium"):
+        found = shutil.which(candidate)
+        if found:
+            return found
+    pytest.skip("No Debian Chromium installed (apt-get install chromium-headless-shell).")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """pytest-playwright drives Debian's Chromium; it never downloads a browser."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": chromium_path(),
+        "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    }

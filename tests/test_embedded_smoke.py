@@ -1,0 +1,75 @@
+"""The embedded default starts with nothing but Python: SQLite, in-memory layers, in-process worker."""
+
+import http.cookiejar
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from tests.conftest import ROOT, free_port, stop, wait_for_port
+
+
+def embedded_env(database: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    return {**env, "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "1"}
+
+
+def test_embedded_mode_serves_pages_and_runs_tasks_in_process(tmp_path):
+    env = embedded_env(tmp_path / "site.sqlite3")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    port = free_port()
+    log_path = tmp_path / "server.log"
+    with log_path.open("w") as log:
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_for_port(port, server)
+            base = f"http://127.0.0.1:{port}"
+            browser = urllib.request.build_opener(
+                urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+            )
+
+            home = browser.open(base + "/").read().decode()
+            assert "Play Șeptică online" in home
+            assert browser.open(base + "/static/vendor/htmx/htmx.min.js").status == 200
+
+            def post(path: str, fields: dict) -> str:
+                page = browser.open(base + path).read().decode()
+                token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+                data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": token}).encode()
+                return browser.open(urllib.request.Request(base + path, data=data)).read().decode()
+
+            password = "embedded-and-easy-31"
+            welcome = post(
+                "/accounts/register/",
+                {
+                    "username": "solo",
+                    "email": "solo@example.com",
+                    "password1": password,
+                    "password2": password,
+                },
+            )
+            assert "Welcome, solo!" in welcome
+            post("/accounts/password/reset/", {"email": "solo@example.com"})
+
+            # The console mail backend prints the reset mail from the in-process Celery worker.
+            sent = "To: solo@example.com"
+            deadline = time.monotonic() + 20
+            while sent not in log_path.read_text() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            output = log_path.read_text()
+            assert sent in output, output[-2000:]
+            assert re.search(r"Task accounts\.tasks\.send_email\[[-0-9a-f]+\] succeeded", output)
+        finally:
+            stop(server)
