@@ -1,0 +1,911 @@
+"""Șeptică Americană, the shedding game of RULES.md §1, as a ``core.Game``.
+
+Hands are bit masks (bit ``c`` set when the hand holds card ``c``), so "which
+cards fit" is one AND with a precomputed mask and a hand is one int to copy.
+The stock is a list with its top card last (``pop()`` draws); the pile is a
+list with the face-up top last.
+
+Two paths play the rules: the readable one (``legal_actions`` / ``apply``,
+with reasons a player can read and public events) and ``playout``, an inlined
+loop for bot search. They share the tables, the deal and the round's end; the
+tests replay every playout decision through ``apply`` and demand the same state.
+
+Decisions taken where RULES.md leaves room, as a Romanian table plays:
+- A turn is one action: a drawn card that fits waits for the next turn.
+- Every action resets the count of automatic passes. The rules name plays and
+  draws; taking and sitting out only ever follow a play (count already 0), so
+  this is the same rule said more simply.
+- A seven must name a suit even when it is the player's last card.
+- When the player's last card goes down the round ends with that card on top:
+  the suit it sets is shown, but what it aimed (owed cards, a skip) is void.
+- Outside an attack a card fits only by suit, rank, seven, joker or court
+  follows: with "jack draws two" a two still does not go on a jack of another
+  suit, nor a jack on a two (unless court follows is on).
+- The cards turned and buried at the deal were seen by everyone, so the deal's
+  event names them; the view never shows the stock, so it does not.
+- A fixed deal (scenario runner) may give a pile of several cards and any top;
+  the top is then only a card to follow (a seven there leaves its own suit in
+  force). Without a dealer it follows the usual rule (seed, then one seat on).
+
+Note on the nobody-out round: with the whole deck in play it cannot happen.
+Nothing is drawable only when every card but the top is in a hand, and then the
+other cards of the suit in force (there is always one, or a joker is on top and
+anything fits) are in someone's hand, so that player can play and the passes
+never go all the way round. The rule is still implemented as RULES.md states it
+(``_start_turn``, ``_end_round``) and tested on a state with cards taken out.
+"""
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import ACE, CODES, JACK, KING, QUEEN, RANKS, SEVEN, SUIT_INDEX, SUITS, TWO, card, parse_codes
+from .core import Event, IllegalAction, sorted_action_json
+from .rng import Rng
+
+NAME = "americana"
+HAND_SIZE = 5
+PLAYER_COUNTS = (2, 3, 4)
+TARGETS = (101, 301, 501)
+PLAYING, AWAITING_DEAL, OVER = "playing", "awaiting_deal", "over"
+
+# --- Card masks --------------------------------------------------------------------------------------
+
+_RANK_MASK = tuple(0b1111 << (4 * r) for r in range(13))
+_SUIT_MASK = tuple(sum(1 << c for c in range(s, 52, 4)) for s in range(4))
+_JOKER_MASK = 0b11 << 52
+_ALL = (1 << 54) - 1
+_TWOS, _SEVENS, _JACKS, _ACES = (_RANK_MASK[r] for r in (TWO, SEVEN, JACK, ACE))
+# A round never opens on a card that does something, whatever the options.
+_BURIED_AT_DEAL = _SEVENS | _TWOS | _JACKS | _ACES | _JOKER_MASK
+# Court follows: the rank on top -> the court rank that may go on it.
+_COURT = {TWO: JACK, RANKS.index("3"): QUEEN, RANKS.index("4"): KING}
+
+_RANK_POINTS = (2, 3, 4, 5, 6, 20, 8, 9, 10, 10, 10, 10, 1)  # 2..10, J, Q, K, A; the seven is dear
+_POINTS = (*(_RANK_POINTS[c >> 2] for c in range(52)), 50, 50)
+
+
+def _fits(top: int, suit: int, court: bool) -> int:
+    """Mask of the cards that fit on ``top`` with ``suit`` in force (-1: none), nothing being owed."""
+    if top >= 52:
+        return _ALL  # the joker's five have been dealt with: anything goes
+    fits = _SEVENS | _JOKER_MASK | _RANK_MASK[top >> 2]
+    if suit >= 0:
+        fits |= _SUIT_MASK[suit]
+    if court and top >> 2 in _COURT:
+        fits |= _RANK_MASK[_COURT[top >> 2]]
+    return fits
+
+
+# Indexed by ``top * 5 + suit + 1``; one table per "court follows" setting.
+_FIT_PLAIN = tuple(_fits(top, suit, False) for top in range(54) for suit in range(-1, 4))
+_FIT_COURT = tuple(_fits(top, suit, True) for top in range(54) for suit in range(-1, 4))
+
+
+def _cards_of(mask: int) -> list[int]:
+    """The cards in a mask, lowest first."""
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(low.bit_length() - 1)
+        mask ^= low
+    return cards
+
+
+def _mask_of(cards: list[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def _hand_value(hand: int) -> int:
+    """What a hand is charged at the end of a round."""
+    return sum(_POINTS[c] for c in _cards_of(hand))
+
+
+# --- Options ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """A table's options, fixed when the table is created."""
+
+    players: int = 4
+    jokers: bool = False
+    jack_draws_two: bool = False
+    court_follows: bool = False
+    target: int = 101
+
+    @property
+    def deck_size(self) -> int:
+        return 54 if self.jokers else 52
+
+    @property
+    def draw_cards(self) -> int:
+        """Mask of the cards that make the next player take cards (and may answer such cards)."""
+        return _TWOS | (_JACKS if self.jack_draws_two else 0) | (_JOKER_MASK if self.jokers else 0)
+
+    @property
+    def fit_table(self) -> tuple[int, ...]:
+        return _FIT_COURT if self.court_follows else _FIT_PLAIN
+
+
+_OPTION_KEYS = ("players", "jokers", "jack_draws_two", "court_follows", "target")
+
+
+# --- Actions ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision: ``play`` a card (a seven names ``suit``), ``draw``, ``take`` what is owed, ``sit_out``.
+
+    Every possible action exists once, prebuilt (``play_action``, ``DRAW``...), so
+    generating legal actions allocates nothing; ``card``/``suit`` are -1 when unused.
+    """
+
+    type: str
+    card: int = -1
+    suit: int = -1
+
+    def __str__(self) -> str:
+        if self.type != "play":
+            return self.type
+        named = f" {SUITS[self.suit]}" if self.suit >= 0 else ""
+        return f"play {CODES[self.card]}{named}"
+
+
+DRAW = Action("draw")
+TAKE = Action("take")
+SIT_OUT = Action("sit_out")
+_PLAY = tuple(Action("play", c) for c in range(54))  # for a seven: one that has named no suit (never legal)
+_PLAY_SEVEN = {c: tuple(Action("play", c, s) for s in range(4)) for c in _cards_of(_SEVENS)}
+
+
+def play_action(card_: int, suit: int = -1) -> Action:
+    """The prebuilt action playing ``card_`` (a seven naming ``suit``)."""
+    return _PLAY_SEVEN[card_][suit] if suit >= 0 else _PLAY[card_]
+
+
+def _play_actions(cards: int, into: list[Action]) -> None:
+    """Append the play actions for a mask of playable cards (a seven once per suit it may name)."""
+    while cards:
+        low = cards & -cards
+        c = low.bit_length() - 1
+        cards ^= low
+        if low & _SEVENS:
+            into.extend(_PLAY_SEVEN[c])
+        else:
+            into.append(_PLAY[c])
+
+
+# --- State ------------------------------------------------------------------------------------------
+
+
+class State:
+    """A whole match: the round being played (or just finished) and the totals so far."""
+
+    __slots__ = (
+        "charges",
+        "dealer",
+        "hands",
+        "options",
+        "out",
+        "owed",
+        "passes",
+        "phase",
+        "pile",
+        "rng",
+        "round",
+        "skip",
+        "stock",
+        "suit",
+        "to_act",
+        "totals",
+    )
+
+    def __init__(self, options: Options, rng: Rng) -> None:
+        self.options = options
+        self.rng = rng
+        self.round = 0
+        self.dealer = 0
+        self.phase = PLAYING
+        self.to_act: int | None = None
+        self.hands: list[int] = []  # one card mask per seat
+        self.stock: list[int] = []  # top card last
+        self.pile: list[int] = []  # face-up top last
+        self.suit = -1  # suit in force, -1 after a joker
+        self.owed = 0
+        self.skip = False
+        self.passes = 0  # automatic passes in a row
+        self.totals = [0] * options.players
+        self.charges: list[int] | None = None  # this round's, once it is over
+        self.out: int | None = None  # the seat that went out this round
+
+
+def _drawable(state: State) -> bool:
+    return bool(state.stock) or len(state.pile) > 1
+
+
+def _draw(state: State, seat: int, count: int, events: list[Event]) -> int:
+    """Move up to ``count`` cards from the stock into ``seat``'s hand, reshuffling the pile
+    under its top when the stock runs out; returns how many could be drawn."""
+    stock, pile = state.stock, state.pile
+    hand = state.hands[seat]
+    drawn = 0
+    while drawn < count:
+        if not stock:
+            if len(pile) < 2:
+                break
+            stock.extend(pile[:-1])
+            del pile[:-1]
+            state.rng.shuffle(stock)
+            events.append({"type": "reshuffled", "count": len(stock)})
+        hand |= 1 << stock.pop()
+        drawn += 1
+    state.hands[seat] = hand
+    return drawn
+
+
+def _can_act(state: State, seat: int) -> bool:
+    """Whether ``seat`` has anything to do; only an ordinary turn can leave a player with nothing."""
+    if state.owed or state.skip:
+        return True
+    fit = state.options.fit_table[state.pile[-1] * 5 + state.suit + 1]
+    return bool(state.hands[seat] & fit) or _drawable(state)
+
+
+def _start_turn(state: State, seat: int, events: list[Event]) -> None:
+    """Give the turn to ``seat``, passing automatically for whoever can do nothing."""
+    players = state.options.players
+    while not _can_act(state, seat):
+        events.append({"type": "passed", "seat": seat})
+        state.passes += 1
+        if state.passes >= players:
+            _end_round(state, None, events)
+            return
+        seat = (seat + 1) % players
+    state.to_act = seat
+
+
+def _end_round(state: State, out: int | None, events: list[Event]) -> None:
+    """Charge the hands, add up the totals, and end the match when a total reaches the target."""
+    values = [_hand_value(hand) for hand in state.hands]
+    if out is None:
+        lowest = min(values)
+        spared = values.count(lowest) == 1
+        charges = [0 if value == lowest else value for value in values] if spared else [0] * len(values)
+    else:
+        charges = values  # the one who went out holds nothing
+    state.charges = charges
+    state.totals = [total + charge for total, charge in zip(state.totals, charges, strict=True)]
+    state.out = out
+    state.owed = 0
+    state.skip = False
+    state.to_act = None
+    over = max(state.totals) >= state.options.target
+    state.phase = OVER if over else AWAITING_DEAL
+    events.append(
+        {
+            "type": "round_over",
+            "round": state.round,
+            "out": out,
+            "charges": list(charges),
+            "totals": list(state.totals),
+            "hands": [[CODES[c] for c in _cards_of(hand)] for hand in state.hands],
+        }
+    )
+    if over:
+        winners, losers = _winners(state), _losers(state)
+        totals = list(state.totals)
+        events.append({"type": "match_over", "totals": totals, "winners": winners, "losers": losers})
+
+
+def _winners(state: State) -> list[int]:
+    """The single lowest total wins the match; a shared lowest total means no winner."""
+    if state.phase != OVER:
+        return []
+    lowest = min(state.totals)
+    seats = [seat for seat, total in enumerate(state.totals) if total == lowest]
+    return seats if len(seats) == 1 else []
+
+
+def _losers(state: State) -> list[int]:
+    if state.phase != OVER:
+        return []
+    return [seat for seat, total in enumerate(state.totals) if total >= state.options.target]
+
+
+# --- Dealing ----------------------------------------------------------------------------------------
+
+
+def _deal(state: State, deal: dict | None, dealer: int, events: list[Event]) -> None:
+    """Deal a round from the state's RNG, or exactly as a fixed ``deal`` says."""
+    options = state.options
+    players = options.players
+    if deal is None:
+        deck = list(range(options.deck_size))
+        state.rng.shuffle(deck)
+        hands = [_mask_of(deck[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(players)]
+        stock = deck[HAND_SIZE * players :]
+        turned = stock.pop()
+        buried = []
+        while (1 << turned) & _BURIED_AT_DEAL:
+            stock.insert(0, turned)
+            buried.append(CODES[turned])
+            turned = stock.pop()
+        pile = [turned]
+    else:
+        dealer, hands, stock, pile = _fixed_deal(options, deal, dealer)
+        buried = []
+    state.round += 1
+    state.dealer = dealer
+    state.hands = hands
+    state.stock = stock
+    state.pile = pile
+    top = pile[-1]
+    state.suit = top & 3 if top < 52 else -1
+    state.owed = 0
+    state.skip = False
+    state.passes = 0
+    state.charges = None
+    state.out = None
+    state.phase = PLAYING
+    events.append(
+        {"type": "dealt", "round": state.round, "dealer": dealer, "top": CODES[top], "buried": buried}
+    )
+    _start_turn(state, (dealer + 1) % players, events)
+
+
+def _fixed_deal(options: Options, deal: Any, dealer: int) -> tuple[int, list[int], list[int], list[int]]:
+    """Validate a scenario's deal: (dealer, hand masks, stock top last, pile); ``ValueError`` if invalid."""
+    if not isinstance(deal, dict):
+        raise ValueError("A deal must be a JSON object with 'hands', 'stock' and 'pile'.")
+    unknown = set(deal) - {"dealer", "hands", "stock", "pile"}
+    if unknown:
+        raise ValueError(f"Unknown key(s) in the deal: {', '.join(sorted(unknown))}.")
+    players = options.players
+    dealer = deal.get("dealer", dealer)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
+        raise ValueError(f"The deal's dealer must be a seat from 0 to {players - 1}, got {dealer!r}.")
+    hands, stock, pile = _parse_layout(options, deal)
+    if not all(hands):
+        raise ValueError("Every hand in the deal needs at least one card.")
+    return dealer, hands, stock, pile
+
+
+def _parse_layout(options: Options, data: dict) -> tuple[list[int], list[int], list[int]]:
+    """Hand masks, stock (top last) and pile from card codes (stock listed top first), checking
+    that they hold the options' whole deck exactly once; ``ValueError`` otherwise."""
+    players = options.players
+    hands = data.get("hands")
+    if not isinstance(hands, list) or len(hands) != players:
+        raise ValueError(f"'hands' must be a list of {players} hands.")
+    hands = [parse_codes(hand) for hand in hands]
+    stock = parse_codes(data.get("stock"))
+    pile = parse_codes(data.get("pile"))
+    if not pile:
+        raise ValueError("The pile needs at least its face-up top card.")
+    everything = [c for hand in hands for c in hand] + stock + pile
+    twice = sorted(c for c, times in Counter(everything).items() if times > 1)
+    if twice:
+        raise ValueError(f"{', '.join(CODES[c] for c in twice)} used more than once.")
+    foreign = sorted(c for c in everything if c >= options.deck_size)
+    if foreign:
+        raise ValueError(f"{', '.join(CODES[c] for c in foreign)} not in this deck (jokers are off).")
+    missing = sorted(set(range(options.deck_size)) - set(everything))
+    if missing:
+        raise ValueError(f"The whole deck must be used; missing {', '.join(CODES[c] for c in missing)}.")
+    return [_mask_of(hand) for hand in hands], stock[::-1], pile
+
+
+# --- Readable rules ---------------------------------------------------------------------------------
+
+_SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+_RANK_NAMES = (*RANKS[:9], "jack", "queen", "king", "ace")
+
+
+def _card_name(c: int) -> str:
+    """'the 9 of hearts' for an ordinary card (nothing ever refuses to follow a joker)."""
+    return f"the {_RANK_NAMES[c >> 2]} of {_SUIT_NAMES[c & 3]}"
+
+
+def _answers(options: Options) -> str:
+    """The cards that answer owed cards under these options, for a sentence."""
+    names = ["a two"]
+    if options.jack_draws_two:
+        names.append("a jack")
+    if options.jokers:
+        names.append("a joker")
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _refusal(state: State, action: Action) -> str | None:
+    """Why the seat to act may not take ``action`` now, or None when it may (one rule for all callers)."""
+    if state.phase == OVER:
+        return "The match is over."
+    if state.phase == AWAITING_DEAL:
+        return "The round is over: wait for the next deal."
+    hand = state.hands[state.to_act]
+    options = state.options
+    kind = action.type
+    if kind == "play":
+        c = action.card
+        if not 0 <= c < 54 or not hand >> c & 1:
+            return "You do not hold that card."
+        seven = c < 52 and c >> 2 == SEVEN
+        if seven and not 0 <= action.suit < 4:
+            return "Name a suit for your seven."
+        if not seven and action.suit != -1:
+            return "Only a seven names a suit."
+        if state.owed:
+            if (1 << c) & options.draw_cards:
+                return None
+            if seven:
+                return "A seven cannot answer cards you owe."
+            return f"You must take the cards you owe or answer with {_answers(options)}."
+        if state.skip:
+            if c < 52 and c >> 2 == ACE:
+                return None
+            if seven:
+                return "A seven cannot dodge a skip: pass it on with an ace or sit out."
+            return "An ace is making you miss this turn: pass it on with an ace or sit out."
+        top = state.pile[-1]
+        if (1 << c) & options.fit_table[top * 5 + state.suit + 1]:
+            return None
+        if top & 3 != state.suit:  # a seven named another suit
+            named = _SUIT_NAMES[state.suit]
+            return f"That card does not follow {_card_name(top)}: the suit in force is {named}."
+        return f"That card does not follow {_card_name(top)}."
+    if kind == "draw":
+        if state.owed:
+            return f"You owe {state.owed} cards: take them all or answer with {_answers(options)}."
+        if state.skip:
+            return "You cannot draw while an ace makes you miss this turn: pass it on with an ace or sit out."
+        if not _drawable(state):
+            return "There is nothing left to draw."
+        return None
+    if kind == "take":
+        return None if state.owed else "Nothing is waiting for you to take."
+    if kind == "sit_out":
+        return None if state.skip else "No ace is making you miss a turn."
+    return f"Unknown action {action!r}."
+
+
+# --- The game ---------------------------------------------------------------------------------------
+
+
+def _suit_json(suit: int) -> str | None:
+    return SUITS[suit] if suit >= 0 else None
+
+
+def _bool_option(data: dict, key: str, default: bool) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise ValueError(f"Option {key!r} must be true or false, got {value!r}.")
+    return value
+
+
+def _int_field(data: dict, key: str, low: int = 0, high: int | None = None) -> int:
+    value = data.get(key)
+    if type(value) is not int or value < low or (high is not None and value > high):
+        raise ValueError(f"State field {key!r} is missing or out of range: {value!r}.")
+    return value
+
+
+class Americana:
+    """Șeptică Americană behind the ``core.Game`` protocol."""
+
+    name = NAME
+
+    # Options
+
+    def options_from_json(self, data: dict) -> Options:
+        if not isinstance(data, dict):
+            raise ValueError("Options must be a JSON object.")
+        unknown = set(data) - set(_OPTION_KEYS)
+        if unknown:
+            raise ValueError(f"Unknown option(s): {', '.join(sorted(unknown))}.")
+        players = data.get("players", 4)
+        if type(players) is not int or players not in PLAYER_COUNTS:
+            raise ValueError(f"'players' must be 2, 3 or 4, got {players!r}.")
+        target = data.get("target", 101)
+        if type(target) is not int or target not in TARGETS:
+            raise ValueError(f"'target' must be 101, 301 or 501, got {target!r}.")
+        return Options(
+            players=players,
+            jokers=_bool_option(data, "jokers", False),
+            jack_draws_two=_bool_option(data, "jack_draws_two", False),
+            court_follows=_bool_option(data, "court_follows", False),
+            target=target,
+        )
+
+    def options_to_json(self, options: Options) -> dict:
+        return {key: getattr(options, key) for key in _OPTION_KEYS}
+
+    # Lifecycle
+
+    def new_match(self, options: Options, seed: int, deal: dict | None = None) -> State:
+        state = State(options, Rng(seed))
+        # Drawn even when a fixed deal names its dealer, so the RNG's use never depends on the deal.
+        _deal(state, deal, state.rng.below(options.players), [])
+        return state
+
+    def next_round(self, state: State, deal: dict | None = None) -> list[Event]:
+        if state.phase != AWAITING_DEAL:
+            raise IllegalAction("The match is over." if state.phase == OVER else "The round is still on.")
+        events: list[Event] = []
+        _deal(state, deal, (state.dealer + 1) % state.options.players, events)
+        return events
+
+    def round_number(self, state: State) -> int:
+        return state.round
+
+    def awaiting_deal(self, state: State) -> bool:
+        return state.phase == AWAITING_DEAL
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def to_act(self, state: State) -> int | None:
+        return state.to_act
+
+    # Rules
+
+    def legal_actions(self, state: State) -> list[Action]:
+        if state.phase != PLAYING:
+            return []
+        hand = state.hands[state.to_act]
+        actions: list[Action] = []
+        if state.owed:
+            _play_actions(hand & state.options.draw_cards, actions)
+            actions.append(TAKE)
+        elif state.skip:
+            _play_actions(hand & _ACES, actions)
+            actions.append(SIT_OUT)
+        else:
+            _play_actions(hand & state.options.fit_table[state.pile[-1] * 5 + state.suit + 1], actions)
+            if _drawable(state):
+                actions.append(DRAW)
+        return actions
+
+    def apply(self, state: State, action: Action) -> list[Event]:
+        if not isinstance(action, Action):
+            raise IllegalAction(f"Not an action of this game: {action!r}.")
+        reason = _refusal(state, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        seat = state.to_act
+        events: list[Event] = []
+        kind = action.type
+        state.passes = 0
+        if kind == "play":
+            c = action.card
+            state.hands[seat] ^= 1 << c
+            state.pile.append(c)
+            event: Event = {"type": "played", "seat": seat, "card": CODES[c]}
+            if c >= 52:
+                state.suit = -1
+                state.owed += 5
+            else:
+                state.suit = action.suit if action.suit >= 0 else c & 3
+                if (1 << c) & state.options.draw_cards:
+                    state.owed += 2
+                elif c >> 2 == ACE:
+                    state.skip = True
+            if action.suit >= 0:
+                event["suit"] = SUITS[action.suit]
+            events.append(event)
+            if not state.hands[seat]:
+                _end_round(state, seat, events)
+                return events
+        elif kind == "draw":
+            _draw(state, seat, 1, events)
+            events.append({"type": "drew", "seat": seat, "count": 1})
+        elif kind == "take":
+            owed, state.owed = state.owed, 0
+            drawn = _draw(state, seat, owed, events)
+            events.append({"type": "took", "seat": seat, "count": drawn})
+            if drawn < owed:
+                events.append({"type": "written_off", "seat": seat, "count": owed - drawn})
+        else:
+            state.skip = False
+            events.append({"type": "sat_out", "seat": seat})
+        _start_turn(state, (seat + 1) % state.options.players, events)
+        return events
+
+    # What each seat sees
+
+    def view(self, state: State, seat: int | None) -> dict:
+        players = state.options.players
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < players):
+            raise ValueError(f"No seat {seat!r} at a table of {players}.")
+        finished = state.phase != PLAYING
+        return {
+            "game": NAME,
+            "options": self.options_to_json(state.options),
+            "seat": seat,
+            "round": state.round,
+            "dealer": state.dealer,
+            "to_act": state.to_act,
+            "hand": None if seat is None else [CODES[c] for c in _cards_of(state.hands[seat])],
+            "hand_counts": [hand.bit_count() for hand in state.hands],
+            "stock_count": len(state.stock),
+            "pile": [CODES[c] for c in state.pile],
+            "top": CODES[state.pile[-1]],
+            "suit": _suit_json(state.suit),
+            "owed": state.owed,
+            "skip": state.skip,
+            "passes": state.passes,
+            "totals": list(state.totals),
+            "charges": None if state.charges is None else list(state.charges),
+            "out": state.out,
+            "round_over": finished,
+            "awaiting_deal": state.phase == AWAITING_DEAL,
+            "match_over": state.phase == OVER,
+            "winners": _winners(state),
+            "losers": _losers(state),
+            # Laid open once the round is over, for everyone to check the charges.
+            "hands": [[CODES[c] for c in _cards_of(hand)] for hand in state.hands] if finished else None,
+        }
+
+    # Serialisation
+
+    def state_to_json(self, state: State) -> dict:
+        return {
+            "game": NAME,
+            "options": self.options_to_json(state.options),
+            "rng": state.rng.state,
+            "round": state.round,
+            "dealer": state.dealer,
+            "phase": state.phase,
+            "to_act": state.to_act,
+            "hands": [[CODES[c] for c in _cards_of(hand)] for hand in state.hands],
+            "stock": [CODES[c] for c in reversed(state.stock)],  # top first, as in a deal
+            "pile": [CODES[c] for c in state.pile],
+            "suit": _suit_json(state.suit),
+            "owed": state.owed,
+            "skip": state.skip,
+            "passes": state.passes,
+            "totals": list(state.totals),
+            "charges": None if state.charges is None else list(state.charges),
+            "out": state.out,
+        }
+
+    def state_from_json(self, data: dict) -> State:
+        if not isinstance(data, dict) or data.get("game") != NAME:
+            raise ValueError("Not a saved Șeptică Americană state.")
+        options = self.options_from_json(data.get("options"))
+        players = options.players
+        state = State(options, Rng(_int_field(data, "rng")))
+        state.hands, state.stock, state.pile = _parse_layout(options, data)
+        state.round = _int_field(data, "round", 1)
+        state.dealer = _int_field(data, "dealer", 0, players - 1)
+        state.phase = data.get("phase")
+        if state.phase not in (PLAYING, AWAITING_DEAL, OVER):
+            raise ValueError(f"Unknown phase {state.phase!r}.")
+        state.to_act = None if state.phase != PLAYING else _int_field(data, "to_act", 0, players - 1)
+        suit = data.get("suit")
+        state.suit = -1 if suit is None else SUIT_INDEX.get(suit, -2)
+        if state.suit == -2:
+            raise ValueError(f"Unknown suit {suit!r}.")
+        state.owed = _int_field(data, "owed")
+        state.skip = data.get("skip")
+        if not isinstance(state.skip, bool) or (state.skip and state.owed):
+            raise ValueError("'skip' must be true or false, and never together with owed cards.")
+        state.passes = _int_field(data, "passes", 0, players)
+        totals = data.get("totals")
+        charges = data.get("charges")
+        for values in (totals, charges):
+            if values is not None and not (
+                isinstance(values, list)
+                and len(values) == players
+                and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values)
+            ):
+                raise ValueError(f"Totals and charges must be {players} whole numbers.")
+        if totals is None:
+            raise ValueError("The state needs 'totals'.")
+        state.totals = list(totals)
+        state.charges = None if charges is None else list(charges)
+        out = data.get("out")
+        if out is not None and (not isinstance(out, int) or isinstance(out, bool) or not 0 <= out < players):
+            raise ValueError(f"'out' must be a seat or null, got {out!r}.")
+        state.out = out
+        return state
+
+    def clone(self, state: State) -> State:
+        copy = State.__new__(State)
+        copy.options = state.options
+        copy.rng = Rng(state.rng.state)
+        copy.round = state.round
+        copy.dealer = state.dealer
+        copy.phase = state.phase
+        copy.to_act = state.to_act
+        copy.hands = state.hands[:]
+        copy.stock = state.stock[:]
+        copy.pile = state.pile[:]
+        copy.suit = state.suit
+        copy.owed = state.owed
+        copy.skip = state.skip
+        copy.passes = state.passes
+        copy.totals = state.totals[:]
+        copy.charges = None if state.charges is None else state.charges[:]
+        copy.out = state.out
+        return copy
+
+    def action_to_json(self, action: Action) -> dict:
+        if action.type != "play":
+            return {"type": action.type}
+        data = {"type": "play", "card": CODES[action.card]}
+        if action.suit >= 0:
+            data["suit"] = SUITS[action.suit]
+        return data
+
+    def action_from_json(self, data: dict) -> Action:
+        if not isinstance(data, dict):
+            raise ValueError(f"An action must be a JSON object, got {data!r}.")
+        kind = data.get("type")
+        simple = {"draw": DRAW, "take": TAKE, "sit_out": SIT_OUT}
+        if kind in simple:
+            if len(data) != 1:
+                raise ValueError(f"A {kind!r} action has no other fields: {data!r}.")
+            return simple[kind]
+        if kind != "play":
+            raise ValueError(f"Unknown action type {kind!r}: expected play, draw, take or sit_out.")
+        if set(data) - {"type", "card", "suit"}:
+            raise ValueError(f"A play has only 'card' and, for a seven, 'suit': {data!r}.")
+        played = card(data.get("card"))
+        if "suit" not in data:
+            return _PLAY[played]
+        if played not in _PLAY_SEVEN:
+            raise ValueError(f"Only a seven names a suit: {data!r}.")
+        suit = data["suit"]
+        if suit not in SUIT_INDEX:
+            raise ValueError(f"A suit is one of S, H, D, C, got {suit!r}.")
+        return _PLAY_SEVEN[played][SUIT_INDEX[suit]]
+
+    # Search
+
+    def playout(
+        self,
+        state: State,
+        rng: random.Random,
+        policy: str = "random",
+        record: list[tuple[Action, int]] | None = None,
+    ) -> int:
+        """Play the current round to its end, in place; see ``core.Game.playout``.
+
+        Inlines ``legal_actions``/``apply`` for speed. With ``record`` it appends
+        (action chosen, number of legal actions) per decision, for the tests that
+        hold this path to the readable one.
+        """
+        if policy not in ("random", "rollout"):
+            raise ValueError(f"Unknown playout policy {policy!r}: expected 'random' or 'rollout'.")
+        if state.phase != PLAYING:
+            return 0
+        rollout = policy == "rollout"
+        uniform = rng.random
+        options = state.options
+        players = options.players
+        fit_table = options.fit_table
+        draw_cards = options.draw_cards
+        shuffle = state.rng.shuffle
+        hands, stock, pile = state.hands, state.stock, state.pile
+        suit, owed, skip, passes = state.suit, state.owed, state.skip, state.passes
+        seat = state.to_act
+        top = pile[-1]
+        decisions = 0
+        out = None
+        while True:
+            hand = hands[seat]
+            # Choose ``pick``: the index of the card to play in the mask ``cards``, or ``count`` for
+            # the other action (take, sit out, draw); ``named`` is a seven's suit (-1: not chosen yet).
+            named = -1
+            if owed or skip:
+                cards = hand & (draw_cards if owed else _ACES)
+                count = cards.bit_count()
+                legal = count + 1
+                pick = int(uniform() * (count if rollout else legal))
+            else:
+                cards = hand & fit_table[top * 5 + suit + 1]
+                can_draw = 1 if stock or len(pile) > 1 else 0
+                if not cards and not can_draw:
+                    passes += 1
+                    if passes >= players:
+                        break
+                    seat = seat + 1 if seat + 1 < players else 0
+                    continue
+                count = cards.bit_count()
+                sevens = cards & _SEVENS
+                held_sevens = sevens.bit_count()
+                legal = count + 3 * held_sevens + can_draw  # a seven is one action per suit it may name
+                if rollout:
+                    pick = int(uniform() * count)
+                else:
+                    plain = count - held_sevens
+                    pick = int(uniform() * legal)
+                    if pick < plain:
+                        cards ^= sevens
+                    elif pick < legal - can_draw:
+                        pick -= plain
+                        named = pick & 3
+                        pick >>= 2
+                        cards = sevens
+                    else:
+                        pick = count
+            decisions += 1
+            passes = 0
+            if pick < count:
+                for _ in range(pick):
+                    cards &= cards - 1
+                low = cards & -cards
+                c = low.bit_length() - 1
+                if low & _SEVENS and named < 0:
+                    named = int(uniform() * 4)
+                if record is not None:
+                    record.append((_PLAY_SEVEN[c][named] if named >= 0 else _PLAY[c], legal))
+                hand ^= low
+                hands[seat] = hand
+                pile.append(c)
+                top = c
+                if c >= 52:
+                    suit = -1
+                    owed += 5
+                else:
+                    suit = named if named >= 0 else c & 3
+                    if low & draw_cards:
+                        owed += 2
+                    elif low & _ACES:
+                        skip = True
+                if not hand:
+                    out = seat
+                    break
+            elif skip:
+                skip = False
+                if record is not None:
+                    record.append((SIT_OUT, legal))
+            else:
+                # Take what is owed (writing off what cannot be drawn) or draw one card.
+                if record is not None:
+                    record.append((TAKE if owed else DRAW, legal))
+                want = owed or 1
+                owed = 0
+                while want:
+                    if not stock:
+                        if len(pile) < 2:
+                            break
+                        stock.extend(pile[:-1])
+                        del pile[:-1]
+                        shuffle(stock)
+                    hand |= 1 << stock.pop()
+                    want -= 1
+                hands[seat] = hand
+            seat = seat + 1 if seat + 1 < players else 0
+        state.suit, state.owed, state.skip, state.passes = suit, owed, skip, passes
+        _end_round(state, out, [])
+        return decisions
+
+    def scenario_report(self, state: State) -> dict:
+        return {
+            "round": state.round,
+            "to_act": state.to_act,
+            "legal": sorted_action_json(self, self.legal_actions(state)),
+            "hands": [[CODES[c] for c in _cards_of(hand)] for hand in state.hands],
+            "stock_count": len(state.stock),
+            "pile_count": len(state.pile),
+            "top": CODES[state.pile[-1]],
+            "suit": _suit_json(state.suit),
+            "owed": state.owed,
+            "skip": state.skip,
+            "round_over": state.phase != PLAYING,
+            "charges": None if state.charges is None else list(state.charges),
+            "totals": list(state.totals),
+            "match_over": state.phase == OVER,
+            "winners": _winners(state),
+            "losers": _losers(state),
+        }
+
+
+GAME = Americana()
