@@ -2,8 +2,9 @@
 SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
-# The first Python 3.12+ found (pyenv installs included).
-PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 python3 $$HOME/.pyenv/versions/3.1[234]*/bin/python3; do \
+# The first Python 3.12+ found, 3.13 preferred (pyenv installs included).
+PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13 python3.14 python3.12 python3 \
+	$$HOME/.pyenv/versions/3.1[24]*/bin/python3; do \
 	if $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then echo $$p; break; fi; done)
 
 export DATABASE_URL_TEST ?= postgres://postgres@127.0.0.1:5432/septica

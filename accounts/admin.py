@@ -3,6 +3,7 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from . import services
 from .models import User
 
 
@@ -27,8 +28,7 @@ class UserAdmin(DjangoUserAdmin):
     def _set_active(self, request, queryset, *, active: bool) -> None:
         users = list(queryset.exclude(pk=request.user.pk).exclude(is_active=active))
         for user in users:
-            user.is_active = active
-            user.save(update_fields=["is_active"])
+            services.user_set_active(user=user, active=active)
             self.log_change(request, user, [{"changed": {"fields": ["is_active"]}}])
         message = (
             ngettext("%(count)d user reactivated.", "%(count)d users reactivated.", len(users))

@@ -39,3 +39,10 @@ def user_update_email(*, user: User, email: str) -> User:
     user.email = email
     user.save(update_fields=["email"])
     return user
+
+
+def user_set_active(*, user: User, active: bool) -> User:
+    """Ban (``active=False``) or reinstate a player; a banned player is logged out on their next request."""
+    user.is_active = active
+    user.save(update_fields=["is_active"])
+    return user

@@ -1,8 +1,7 @@
 """The ASGI application: HTTP to Django, websockets to Channels consumers.
 
 Websocket connections pass the allowed-hosts origin check and carry the session's
-user (``AuthMiddlewareStack``); each app's websocket routes are listed in
-``websocket_urlpatterns`` (the table route arrives with real-time play).
+user (``AuthMiddlewareStack``).
 """
 
 import os
@@ -18,7 +17,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
-websocket_urlpatterns: list = []
+from tables.routing import websocket_urlpatterns  # noqa: E402
 
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.SERVE_STATIC else django_asgi_app
 

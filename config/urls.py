@@ -10,6 +10,7 @@ admin.site.site_title = _("Șeptică admin")
 urlpatterns = [
     path("", home, name="home"),
     path("accounts/", include("accounts.urls")),
+    path("tables/", include("tables.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

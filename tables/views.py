@@ -1,7 +1,174 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import selectors, services
+from .forms import BotForm, PlayNowForm, TableForm
+from .models import Game, Table
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page: the two games and how to start playing."""
-    return render(request, "home.html")
+    """The front page: the two games, "Play now", and the tables waiting for players."""
+    context = {"tables": selectors.open_tables()[:8]}
+    if request.user.is_authenticated:
+        context["my_tables"] = selectors.tables_of(user=request.user)
+    return render(request, "home.html", context)
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Open tables, newest first, filterable by game; htmx asks for just the list."""
+    game = request.GET.get("game") if request.GET.get("game") in Game.values else ""
+    context = {"tables": selectors.open_tables(game=game or None), "game": game, "games": Game.choices}
+    if request.user.is_authenticated:
+        context["my_tables"] = selectors.tables_of(user=request.user)
+    template = "tables/lobby.html#table-list" if request.htmx else "tables/lobby.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = services.table_create(
+                host=request.user,
+                game=form.cleaned_data["game"],
+                options=form.options(),
+                turn_clock=form.cleaned_data["turn_clock"],
+                is_private=form.cleaned_data["is_private"],
+            )
+        except services.TableError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("tables:detail", table_id=table.pk)
+    return render(request, "tables/create.html", {"form": form})
+
+
+@login_required
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    form = PlayNowForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, form.errors.as_text())
+        return redirect("home")
+    table = services.play_now(user=request.user, game=form.cleaned_data["game"])
+    return redirect("tables:detail", table_id=table.pk)
+
+
+def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = selectors.table_detail(table_id=table_id)
+    if table is None:
+        raise Http404
+    seat = selectors.seat_of(table=table, user=request.user)
+    context = {
+        "table": table,
+        "my_seat": seat,
+        "bot_form": BotForm(),
+        "invite_url": request.build_absolute_uri(reverse("tables:invitation", args=[table.invite_token])),
+    }
+    if table.is_private and seat is None and not request.user.is_staff:
+        return render(request, "tables/private.html", context, status=403)
+    return render(request, "tables/detail.html", context)
+
+
+def _seat_change(request: HttpRequest, table_id: int, change) -> HttpResponse:
+    """Run a seat change; a refusal becomes a message on the table page, never an error page."""
+    try:
+        change()
+    except services.TableError as error:
+        messages.error(request, str(error))
+    return redirect("tables:detail", table_id=table_id)
+
+
+def _position(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST["position"])
+    except (KeyError, ValueError):
+        return None
+
+
+@login_required
+@require_POST
+def seat_take(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_change(
+        request,
+        table_id,
+        lambda: services.seat_take(table_id=table_id, user=request.user, position=_position(request)),
+    )
+
+
+@login_required
+@require_POST
+def seat_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        services.seat_leave(table_id=table_id, user=request.user)
+    except services.TableError as error:
+        messages.error(request, str(error))
+        return redirect("tables:detail", table_id=table_id)
+    return redirect("tables:lobby")
+
+
+@login_required
+@require_POST
+def bot_add(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = BotForm(request.POST)
+    level = form.cleaned_data["level"] if form.is_valid() else ""
+    return _seat_change(
+        request,
+        table_id,
+        lambda: services.bot_add(
+            table_id=table_id, by=request.user, position=_position(request), level=level
+        ),
+    )
+
+
+@login_required
+@require_POST
+def bot_remove(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_change(
+        request,
+        table_id,
+        lambda: services.bot_remove(table_id=table_id, by=request.user, position=_position(request)),
+    )
+
+
+@login_required
+@require_POST
+def player_kick(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_change(
+        request,
+        table_id,
+        lambda: services.player_kick(table_id=table_id, by=request.user, position=_position(request)),
+    )
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        new_table = services.rematch_offer(table_id=table_id, by=request.user)
+    except services.TableError as error:
+        messages.error(request, str(error))
+        return redirect("tables:detail", table_id=table_id)
+    return redirect("tables:detail", table_id=new_table.pk)
+
+
+@login_required
+@require_GET
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """Opening a private table's link seats the visitor if a seat is free."""
+    table = Table.objects.filter(invite_token=token).first()
+    if table is None:
+        raise Http404
+    try:
+        services.invitation_accept(token=token, user=request.user)
+    except services.TableError as error:
+        messages.error(request, str(error))
+        if table.is_private and selectors.seat_of(table=table, user=request.user) is None:
+            return redirect("tables:lobby")
+    return redirect("tables:detail", table_id=table.pk)

@@ -1,0 +1,107 @@
+"""Live lobby and waiting room: each connection re-renders its own fragment on every change."""
+
+from urllib.parse import parse_qs
+
+from asgiref.sync import async_to_sync
+from channels.generic.websocket import WebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
+
+from gameplay.events import LOBBY_GROUP, table_group
+
+from . import selectors
+from .forms import BotForm
+from .models import Game
+
+FORBIDDEN = 4403
+
+
+def _header(scope, name: bytes) -> str:
+    return next((value.decode("latin-1") for key, value in scope.get("headers", []) if key == name), "")
+
+
+def scope_language(scope) -> str:
+    """The page's language for a websocket: the language cookie, else the browser's Accept-Language."""
+    cookies = scope.get("cookies") or {}
+    candidates = [cookies.get(settings.LANGUAGE_COOKIE_NAME, "")]
+    candidates += [code for code, _quality in parse_accept_lang_header(_header(scope, b"accept-language"))]
+    for code in candidates:
+        if not code or code == "*":
+            continue
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+class FragmentConsumer(WebsocketConsumer):
+    """Joins a group and, on every change it hears of, sends the fragment rendered for this user."""
+
+    def render(self, template: str, context: dict) -> str:
+        cookies = self.scope.get("cookies") or {}
+        context = {
+            "user": self.scope["user"],
+            # The CSRF cookie holds the secret itself, which Django accepts as a form token.
+            "csrf_token": cookies.get(settings.CSRF_COOKIE_NAME, ""),
+            **context,
+        }
+        with translation.override(scope_language(self.scope)):
+            return render_to_string(template, context)
+
+    def join(self, group: str) -> None:
+        self.group = group
+        async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+
+    def disconnect(self, code: int) -> None:
+        if getattr(self, "group", None):
+            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+
+    def receive(self, text_data=None, bytes_data=None) -> None:
+        """These pages only listen; anything sent is answered with an error, never acted on."""
+        self.send(text_data='{"error": "This connection only sends updates."}')
+
+
+class LobbyConsumer(FragmentConsumer):
+    def connect(self) -> None:
+        game = parse_qs(self.scope.get("query_string", b"").decode()).get("game", [""])[0]
+        self.game = game if game in Game.values else None
+        self.join(LOBBY_GROUP)
+        self.accept()
+
+    def lobby_changed(self, event: dict) -> None:
+        tables = selectors.open_tables(game=self.game)
+        self.send(text_data=self.render("tables/lobby.html#table-list", {"tables": tables}))
+
+
+class TableRoomConsumer(FragmentConsumer):
+    def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        table = selectors.table_detail(table_id=self.table_id)
+        user = self.scope["user"]
+        if table is None:
+            self.close(code=FORBIDDEN)
+            return
+        if table.is_private and selectors.seat_of(table=table, user=user) is None and not user.is_staff:
+            self.close(code=FORBIDDEN)
+            return
+        self.join(table_group(self.table_id))
+        self.accept()
+
+    def table_changed(self, event: dict) -> None:
+        table = selectors.table_detail(table_id=self.table_id)
+        if table is None:
+            return
+        host = _header(self.scope, b"host")
+        origin = _header(self.scope, b"origin")
+        scheme = "https" if origin.startswith("https") else "http"
+        context = {
+            "table": table,
+            "my_seat": selectors.seat_of(table=table, user=self.scope["user"]),
+            "bot_form": BotForm(),
+            "invite_url": f"{scheme}://{host}{reverse('tables:invitation', args=[table.invite_token])}",
+        }
+        self.send(text_data=self.render("tables/detail.html#room", context))

@@ -1,0 +1,145 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+def new_invite_token() -> str:
+    """128 random bits, URL-safe: unguessable, so the link itself is the invitation."""
+    return secrets.token_urlsafe(16)
+
+
+class Game(models.TextChoices):
+    AMERICANA = "americana", _("Șeptică Americană")
+    CLASSIC = "classic", _("Classic Șeptică")
+
+
+class TurnClock(models.IntegerChoices):
+    SECONDS_20 = 20, _("20 seconds")
+    SECONDS_45 = 45, _("45 seconds")
+    SECONDS_90 = 90, _("90 seconds")
+    NONE = 0, _("No clock (private tables only)")
+
+
+class BotLevel(models.TextChoices):
+    EASY = "easy", _("easy")
+    NORMAL = "normal", _("normal")
+    HARD = "hard", _("hard")
+
+
+class Table(models.Model):
+    """A table: the game and its options, who hosts it, and where it is in its life."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting for players")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+        CLOSED = "closed", _("closed")
+
+    game = models.CharField(_("game"), max_length=16, choices=Game.choices)
+    options = models.JSONField(
+        _("options"), help_text=_("The game's options, as the rules engine reads them.")
+    )
+    turn_clock = models.PositiveSmallIntegerField(_("turn clock"), choices=TurnClock.choices, default=45)
+    is_private = models.BooleanField(_("private"), default=False)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="hosted_tables",
+        verbose_name=_("host"),
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.WAITING)
+    rematch_of = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematch",
+        verbose_name=_("rematch of"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        indexes = [models.Index(fields=["status", "is_private", "-created_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(turn_clock__gt=0) | Q(is_private=True),
+                name="tables_table_clock_only_private_none",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_game_display()}"
+
+    @property
+    def players(self) -> int:
+        return int(self.options["players"])
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.WAITING
+
+
+class Seat(models.Model):
+    """One place at a table: empty, a person, or a bot (with a level).
+
+    A person's seat may be reserved for them (a rematch) before they sit, and a bot
+    may be standing in for a person who has gone quiet during a match.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
+    position = models.PositiveSmallIntegerField(_("position"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+        verbose_name=_("player"),
+    )
+    reserved_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("reserved for"),
+    )
+    bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel.choices, blank=True)
+    is_taken_over = models.BooleanField(_("bot standing in"), default=False)
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="tables_seat_unique_position"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=Q(user__isnull=False),
+                name="tables_seat_user_once_per_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(bot_level=""), name="tables_seat_person_or_bot"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.bot_level

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from . import consumers
+
+websocket_urlpatterns = [
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/tables/<int:table_id>/", consumers.TableRoomConsumer.as_asgi()),
+]
