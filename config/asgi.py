@@ -17,7 +17,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
-from tables.routing import websocket_urlpatterns  # noqa: E402
+from gameplay import routing as gameplay_routing  # noqa: E402
+from tables import routing as tables_routing  # noqa: E402
+
+websocket_urlpatterns = tables_routing.websocket_urlpatterns + gameplay_routing.websocket_urlpatterns
 
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.SERVE_STATIC else django_asgi_app
 

@@ -120,6 +120,11 @@ else:
     }
     CELERY_BROKER_URL = REDIS_URL
 
+ROUND_PAUSE_SECONDS = float(os.environ.get("ROUND_PAUSE_SECONDS", "6"))
+"""How long a finished round or deal stays on show before the next is dealt."""
+BOT_PAUSE_SECONDS = tuple(float(x) for x in os.environ.get("BOT_PAUSE_SECONDS", "0.6,1.5").split(","))
+"""A bot waits a human-like moment (between these bounds) before acting, so play can be followed."""
+
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

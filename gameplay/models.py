@@ -1,4 +1,5 @@
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -23,6 +24,10 @@ class Match(models.Model):
     result = models.JSONField(_("result"), null=True, blank=True)
     abort_reason = models.CharField(_("abort reason"), max_length=200, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    turn_started_at = models.DateTimeField(_("turn started"), default=timezone.now)
+    deal_events = models.JSONField(
+        _("deal events"), default=list, help_text=_("The public events of the current round's deal.")
+    )
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
@@ -53,6 +58,7 @@ class Move(models.Model):
     seq = models.PositiveIntegerField(_("number"))
     seat = models.PositiveSmallIntegerField(_("seat"))
     action = models.JSONField(_("action"))
+    events = models.JSONField(_("what happened"), default=list)
     actor = models.CharField(_("acted by"), max_length=10, choices=Actor.choices)
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 

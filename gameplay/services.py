@@ -8,13 +8,18 @@ and the table told after commit.
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
-from . import events
+from tables.models import Seat, Table
+
+from . import events, presence, reasons, scheduling
 from .engine import IllegalAction, get_game
-from .engine.core import Event
+from .engine.core import Event, render_reason
 from .engine.core import act as engine_act
 from .models import Match, Move, RoundResult
 
@@ -26,11 +31,17 @@ ROUND_SUMMARY_KEYS = {
 
 
 class ActionRefused(Exception):
-    """A move that was not made; ``str()`` says why, for the player who tried it."""
+    """A move that was not made. ``explain()`` says why in the active language; ``stale``
+    marks a move made against a version the match has left (harmless: show the table anew)."""
 
-    def __init__(self, reason: str, *, stale: bool = False) -> None:
-        super().__init__(reason)
+    def __init__(self, template: str, params: dict | None = None, *, stale: bool = False) -> None:
+        self.template = template
+        self.params = params or {}
         self.stale = stale
+        super().__init__(render_reason(template, self.params))
+
+    def explain(self) -> str:
+        return reasons.explain(self.template, self.params)
 
 
 @dataclass(frozen=True)
@@ -56,23 +67,43 @@ def match_start(*, table) -> Match:
         state=game.state_to_json(state),
     )
     events.table_changed(table.pk, match.version)
+    _schedule(match, game, state)
     return match
 
 
 def _locked_playing(match_id: int) -> Match:
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
-        raise ActionRefused("There is no such match.")
+        raise ActionRefused(gettext_noop("There is no such match."))
     if match.status != Match.Status.PLAYING:
-        raise ActionRefused("The match is over.", stale=True)
+        raise ActionRefused(gettext_noop("The match is over."), stale=True)
     return match
 
 
 def _save(match: Match, game, state, *, lobby: bool = False) -> None:
+    """Store the new state, bump the version, and queue the broadcast and the follow-up."""
     match.state = game.state_to_json(state)
     match.version += 1
-    match.save(update_fields=["state", "version", "status", "result", "finished_at"])
+    match.turn_started_at = timezone.now()
+    match.save(update_fields=["state", "version", "status", "result", "finished_at", "turn_started_at"])
     events.table_changed(match.table_id, match.version, lobby=lobby)
+    _schedule(match, game, state)
+
+
+def _schedule(match: Match, game, state) -> None:
+    if match.status != Match.Status.PLAYING:
+        return
+    to_act = game.to_act(state)
+    seat = None
+    if to_act is not None:
+        seat = Seat.objects.select_related("table").get(table_id=match.table_id, position=to_act)
+    scheduling.after_change(
+        match_id=match.pk,
+        version=match.version,
+        awaiting_deal=game.awaiting_deal(state),
+        to_act=to_act,
+        seat=seat,
+    )
 
 
 @transaction.atomic
@@ -83,29 +114,37 @@ def act(
     action: dict,
     actor: str = Move.Actor.PLAYER,
     expected_version: int | None = None,
+    reclaim: bool = False,
 ) -> ActResult:
     """Make ``action`` (its JSON form) for ``seat``.
 
     ``expected_version`` is the version the mover saw; when the match has moved on
     since (a double click, a second tab, a late task) the move is refused as stale
     and nothing changes. An illegal move raises ``ActionRefused`` with the engine's
-    reason and nothing is saved.
+    reason and nothing is saved. ``reclaim``: the mover is the seat's own player, so a
+    bot standing in for them steps aside.
     """
     match = _locked_playing(match_id)
     if expected_version is not None and expected_version != match.version:
-        raise ActionRefused("The table has moved on since; here is where it stands now.", stale=True)
+        raise ActionRefused(
+            gettext_noop("The table has moved on since; here is where it stands now."), stale=True
+        )
     game = get_game(match.game)
     state = game.state_from_json(match.state)
     try:
         parsed = game.action_from_json(action)
     except (ValueError, TypeError, AttributeError):
-        raise ActionRefused("That is not a move of this game.") from None
+        raise ActionRefused(gettext_noop("That is not a move of this game.")) from None
     try:
         happened = engine_act(game, state, seat, parsed)
     except IllegalAction as error:
-        raise ActionRefused(str(error)) from None
+        raise ActionRefused(error.template, error.params) from None
+    if reclaim:
+        _seat_return(match.table_id, seat)
     seq = match.moves.count() + 1
-    Move.objects.create(match=match, seq=seq, seat=seat, action=game.action_to_json(parsed), actor=actor)
+    Move.objects.create(
+        match=match, seq=seq, seat=seat, action=game.action_to_json(parsed), events=happened, actor=actor
+    )
     finished_round = game.awaiting_deal(state) or game.is_over(state)
     if finished_round:
         _record_round(match, game, state)
@@ -149,8 +188,83 @@ def round_deal_next(*, match_id: int, expected_version: int) -> ActResult | None
     if match.version != expected_version or not game.awaiting_deal(state):
         return None
     happened = game.next_round(state)
+    match.deal_events = happened
+    match.save(update_fields=["deal_events"])
     _save(match, game, state)
     return ActResult(match_id=match.pk, version=match.version, events=happened)
+
+
+def _seat_return(table_id: int, position: int) -> bool:
+    """The player is back: a bot standing in for them leaves the seat. True when one did."""
+    return bool(
+        Seat.objects.filter(table_id=table_id, position=position, is_taken_over=True).update(
+            is_taken_over=False, taken_over_at=None
+        )
+    )
+
+
+@transaction.atomic
+def seat_reclaim(*, match_id: int, seat: int) -> bool:
+    """The player presses "I'm back": their seat is theirs again (the clock restarts if it is their turn)."""
+    match = _locked_playing(match_id)
+    if not _seat_return(match.table_id, seat):
+        return False
+    game = get_game(match.game)
+    _save(match, game, game.state_from_json(match.state))
+    return True
+
+
+@transaction.atomic
+def seat_stand_in(*, match_id: int, seat: int, expected_version: int, only_if_gone: bool = False) -> bool:
+    """A bot stands in for a quiet player (clock run out, connection gone), visibly, until they return.
+
+    Refused (False) when the match has moved on since the check was scheduled, or, with
+    ``only_if_gone``, when the player has a connection open again.
+    """
+    try:
+        match = _locked_playing(match_id)
+    except ActionRefused:
+        return False
+    game = get_game(match.game)
+    state = game.state_from_json(match.state)
+    if match.version != expected_version or game.to_act(state) != seat:
+        return False
+    if only_if_gone and presence.connections(match.table_id, seat):
+        return False
+    updated = Seat.objects.filter(
+        table_id=match.table_id, position=seat, user__isnull=False, is_taken_over=False
+    ).update(is_taken_over=True, taken_over_at=timezone.now())
+    if not updated:
+        return False
+    if not Seat.objects.filter(table_id=match.table_id, user__isnull=False, is_taken_over=False).exists():
+        scheduling.deserted(match_id=match.pk)
+    _save(match, game, state)
+    return True
+
+
+@transaction.atomic
+def seat_connection_lost(*, table_id: int, seat: int) -> None:
+    """The seat's last connection closed: if it is their turn, check again after the grace period."""
+    match = Match.objects.filter(table_id=table_id, status=Match.Status.PLAYING).first()
+    if match is None:
+        return
+    game = get_game(match.game)
+    if game.to_act(game.state_from_json(match.state)) == seat:
+        scheduling.player_gone(match_id=match.pk, seat=seat, version=match.version)
+
+
+def match_abandon_if_deserted(*, match_id: int) -> bool:
+    """Abandon a match whose every person has been stood in for by a bot for the whole wait."""
+    match = Match.objects.filter(pk=match_id, status=Match.Status.PLAYING).first()
+    if match is None:
+        return False
+    people = Seat.objects.filter(table_id=match.table_id, user__isnull=False)
+    cutoff = timezone.now() - timedelta(seconds=scheduling.ABANDON_AFTER_SECONDS - 1)
+    if not people.exists() or people.filter(Q(is_taken_over=False) | Q(taken_over_at__gt=cutoff)).exists():
+        return False
+    match_abort(match=match, reason=gettext_noop("Abandoned: every player was away for ten minutes."))
+    Table.objects.filter(pk=match.table_id).update(status=Table.Status.CLOSED, finished_at=timezone.now())
+    return True
 
 
 def match_state(match: Match):

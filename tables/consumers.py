@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
 
-from gameplay.events import LOBBY_GROUP, table_group
+from gameplay.events import LOBBY_GROUP
 
 from . import selectors
 from .forms import BotForm
@@ -24,9 +24,11 @@ def _header(scope, name: bytes) -> str:
 
 
 def scope_language(scope) -> str:
-    """The page's language for a websocket: the language cookie, else the browser's Accept-Language."""
+    """The language of the page that opened the websocket (it names it in the URL), else the
+    language cookie, else the browser's Accept-Language."""
     cookies = scope.get("cookies") or {}
-    candidates = [cookies.get(settings.LANGUAGE_COOKIE_NAME, "")]
+    query = parse_qs(scope.get("query_string", b"").decode())
+    candidates = [query.get("lang", [""])[0], cookies.get(settings.LANGUAGE_COOKIE_NAME, "")]
     candidates += [code for code, _quality in parse_accept_lang_header(_header(scope, b"accept-language"))]
     for code in candidates:
         if not code or code == "*":
@@ -77,31 +79,13 @@ class LobbyConsumer(FragmentConsumer):
         self.send(text_data=self.render("tables/lobby.html#table-list", {"tables": tables}))
 
 
-class TableRoomConsumer(FragmentConsumer):
-    def connect(self) -> None:
-        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        table = selectors.table_detail(table_id=self.table_id)
-        user = self.scope["user"]
-        if table is None:
-            self.close(code=FORBIDDEN)
-            return
-        if table.is_private and selectors.seat_of(table=table, user=user) is None and not user.is_staff:
-            self.close(code=FORBIDDEN)
-            return
-        self.join(table_group(self.table_id))
-        self.accept()
-
-    def table_changed(self, event: dict) -> None:
-        table = selectors.table_detail(table_id=self.table_id)
-        if table is None:
-            return
-        host = _header(self.scope, b"host")
-        origin = _header(self.scope, b"origin")
-        scheme = "https" if origin.startswith("https") else "http"
-        context = {
-            "table": table,
-            "my_seat": selectors.seat_of(table=table, user=self.scope["user"]),
-            "bot_form": BotForm(),
-            "invite_url": f"{scheme}://{host}{reverse('tables:invitation', args=[table.invite_token])}",
-        }
-        self.send(text_data=self.render("tables/detail.html#room", context))
+def room_context(table, scope) -> dict:
+    """The waiting room's context for a websocket viewer (the page view builds the same from its request)."""
+    host = _header(scope, b"host")
+    scheme = "https" if _header(scope, b"origin").startswith("https") else "http"
+    return {
+        "table": table,
+        "my_seat": selectors.seat_of(table=table, user=scope["user"]),
+        "bot_form": BotForm(),
+        "invite_url": f"{scheme}://{host}{reverse('tables:invitation', args=[table.invite_token])}",
+    }

@@ -115,6 +115,7 @@ class Seat(models.Model):
     )
     bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel.choices, blank=True)
     is_taken_over = models.BooleanField(_("bot standing in"), default=False)
+    taken_over_at = models.DateTimeField(_("bot standing in since"), null=True, blank=True)
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
 
     class Meta:

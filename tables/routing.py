@@ -4,5 +4,4 @@ from . import consumers
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
-    path("ws/tables/<int:table_id>/", consumers.TableRoomConsumer.as_asgi()),
 ]

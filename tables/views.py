@@ -5,6 +5,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from gameplay import selectors as gameplay_selectors
+
 from . import selectors, services
 from .forms import BotForm, PlayNowForm, TableForm
 from .models import Game, Table
@@ -73,6 +75,10 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     }
     if table.is_private and seat is None and not request.user.is_staff:
         return render(request, "tables/private.html", context, status=403)
+    match = gameplay_selectors.current_match(table)
+    if match is not None:
+        screen = gameplay_selectors.table_screen(table=table, match=match, user=request.user)
+        return render(request, "gameplay/table.html", {"table": table, "screen": screen})
     return render(request, "tables/detail.html", context)
 
 

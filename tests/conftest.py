@@ -15,6 +15,14 @@ from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
+TEST_QUEUE = f"test-{uuid.uuid4().hex}"
+"""Tasks queued by this test session go to a queue of its own, never to a running site's workers."""
+
+
+def pytest_configure(config) -> None:
+    from config.celery import app
+
+    app.conf.task_default_queue = TEST_QUEUE
 
 
 def free_port() -> int:
@@ -53,8 +61,7 @@ def celery_worker() -> Iterator[None]:
 
     if settings.EMBEDDED:
         pytest.skip("The task tests need REDIS_URL (a real broker).")
-    queue = f"test-{uuid.uuid4().hex}"
-    app.conf.task_default_queue = queue
+    assert app.conf.task_default_queue == TEST_QUEUE
     worker = start_embedded_worker()
     yield
     worker.stop(in_sighandler=False)
@@ -62,7 +69,7 @@ def celery_worker() -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def live_server_url(django_db_setup, django_db_blocker) -> Iterator[str]:
-    """Daphne serving the site, in its own process, on the test database."""
+    """Daphne serving the site and a Celery worker, each in its own process, on the test database."""
     from django.db import connection
 
     db = connection.settings_dict
@@ -70,21 +77,49 @@ def live_server_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     if connection.vendor != "postgresql":
         pytest.skip("The live server tests run on PostgreSQL (set DATABASE_URL).")
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "DEBUG": "1", "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DEBUG": "1",
+        "LOG_LEVEL": "WARNING",
+        "CELERY_QUEUE": TEST_QUEUE,
+        "ROUND_PAUSE_SECONDS": "1",
+    }
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / "live-server.log").open("w")
-    process = subprocess.Popen(
+    server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "-Q",
+            TEST_QUEUE,
+            "-l",
+            "WARNING",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
-        wait_for_port(port, process)
+        wait_for_port(port, server)
         yield f"http://127.0.0.1:{port}"
     finally:
-        stop(process)
+        stop(server)
+        stop(worker)
         log.close()
 
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import ACE, CODES, JACK, KING, QUEEN, RANKS, SEVEN, SUIT_INDEX, SUITS, TWO, card, parse_codes
-from .core import Event, IllegalAction, sorted_action_json
+from .core import CardRef, Event, IllegalAction, OneOf, SuitRef, gettext_noop, sorted_action_json
 from .rng import Rng
 
 NAME = "americana"
@@ -403,75 +403,87 @@ def _parse_layout(options: Options, data: dict) -> tuple[list[int], list[int], l
 
 # --- Readable rules ---------------------------------------------------------------------------------
 
-_SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-_RANK_NAMES = (*RANKS[:9], "jack", "queen", "king", "ace")
 
-
-def _card_name(c: int) -> str:
-    """'the 9 of hearts' for an ordinary card (nothing ever refuses to follow a joker)."""
-    return f"the {_RANK_NAMES[c >> 2]} of {_SUIT_NAMES[c & 3]}"
-
-
-def _answers(options: Options) -> str:
+def _answers(options: Options) -> OneOf:
     """The cards that answer owed cards under these options, for a sentence."""
-    names = ["a two"]
+    names = [gettext_noop("a two")]
     if options.jack_draws_two:
-        names.append("a jack")
+        names.append(gettext_noop("a jack"))
     if options.jokers:
-        names.append("a joker")
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        names.append(gettext_noop("a joker"))
+    return OneOf(tuple(names))
 
 
-def _refusal(state: State, action: Action) -> str | None:
+def _refusal(state: State, action: Action) -> IllegalAction | None:
     """Why the seat to act may not take ``action`` now, or None when it may (one rule for all callers)."""
     if state.phase == OVER:
-        return "The match is over."
+        return IllegalAction(gettext_noop("The match is over."))
     if state.phase == AWAITING_DEAL:
-        return "The round is over: wait for the next deal."
+        return IllegalAction(gettext_noop("The round is over: wait for the next deal."))
     hand = state.hands[state.to_act]
     options = state.options
     kind = action.type
     if kind == "play":
         c = action.card
         if not 0 <= c < 54 or not hand >> c & 1:
-            return "You do not hold that card."
+            return IllegalAction(gettext_noop("You do not hold that card."))
         seven = c < 52 and c >> 2 == SEVEN
         if seven and not 0 <= action.suit < 4:
-            return "Name a suit for your seven."
+            return IllegalAction(gettext_noop("Name a suit for your seven."))
         if not seven and action.suit != -1:
-            return "Only a seven names a suit."
+            return IllegalAction(gettext_noop("Only a seven names a suit."))
         if state.owed:
             if (1 << c) & options.draw_cards:
                 return None
             if seven:
-                return "A seven cannot answer cards you owe."
-            return f"You must take the cards you owe or answer with {_answers(options)}."
+                return IllegalAction(gettext_noop("A seven cannot answer cards you owe."))
+            return IllegalAction(
+                gettext_noop("You must take the cards you owe or answer with %(answers)s."),
+                answers=_answers(options),
+            )
         if state.skip:
             if c < 52 and c >> 2 == ACE:
                 return None
             if seven:
-                return "A seven cannot dodge a skip: pass it on with an ace or sit out."
-            return "An ace is making you miss this turn: pass it on with an ace or sit out."
+                return IllegalAction(
+                    gettext_noop("A seven cannot dodge a skip: pass it on with an ace or sit out.")
+                )
+            return IllegalAction(
+                gettext_noop("An ace is making you miss this turn: pass it on with an ace or sit out.")
+            )
         top = state.pile[-1]
         if (1 << c) & options.fit_table[top * 5 + state.suit + 1]:
             return None
+        # Nothing ever refuses to follow a joker, so ``top`` is an ordinary card here.
         if top & 3 != state.suit:  # a seven named another suit
-            named = _SUIT_NAMES[state.suit]
-            return f"That card does not follow {_card_name(top)}: the suit in force is {named}."
-        return f"That card does not follow {_card_name(top)}."
+            return IllegalAction(
+                gettext_noop("That card does not follow %(top)s: the suit in force is %(suit)s."),
+                top=CardRef(CODES[top]),
+                suit=SuitRef(SUITS[state.suit]),
+            )
+        return IllegalAction(gettext_noop("That card does not follow %(top)s."), top=CardRef(CODES[top]))
     if kind == "draw":
         if state.owed:
-            return f"You owe {state.owed} cards: take them all or answer with {_answers(options)}."
+            return IllegalAction(
+                gettext_noop("You owe %(count)s cards: take them all or answer with %(answers)s."),
+                count=state.owed,
+                answers=_answers(options),
+            )
         if state.skip:
-            return "You cannot draw while an ace makes you miss this turn: pass it on with an ace or sit out."
+            return IllegalAction(
+                gettext_noop(
+                    "You cannot draw while an ace makes you miss this turn: "
+                    "pass it on with an ace or sit out."
+                )
+            )
         if not _drawable(state):
-            return "There is nothing left to draw."
+            return IllegalAction(gettext_noop("There is nothing left to draw."))
         return None
     if kind == "take":
-        return None if state.owed else "Nothing is waiting for you to take."
+        return None if state.owed else IllegalAction(gettext_noop("Nothing is waiting for you to take."))
     if kind == "sit_out":
-        return None if state.skip else "No ace is making you miss a turn."
-    return f"Unknown action {action!r}."
+        return None if state.skip else IllegalAction(gettext_noop("No ace is making you miss a turn."))
+    return IllegalAction(gettext_noop("Unknown action %(action)s."), action=repr(action))
 
 
 # --- The game ---------------------------------------------------------------------------------------
@@ -535,7 +547,11 @@ class Americana:
 
     def next_round(self, state: State, deal: dict | None = None) -> list[Event]:
         if state.phase != AWAITING_DEAL:
-            raise IllegalAction("The match is over." if state.phase == OVER else "The round is still on.")
+            raise IllegalAction(
+                gettext_noop("The match is over.")
+                if state.phase == OVER
+                else gettext_noop("The round is still on.")
+            )
         events: list[Event] = []
         _deal(state, deal, (state.dealer + 1) % state.options.players, events)
         return events
@@ -573,10 +589,10 @@ class Americana:
 
     def apply(self, state: State, action: Action) -> list[Event]:
         if not isinstance(action, Action):
-            raise IllegalAction(f"Not an action of this game: {action!r}.")
-        reason = _refusal(state, action)
-        if reason is not None:
-            raise IllegalAction(reason)
+            raise IllegalAction(gettext_noop("Not an action of this game: %(action)s."), action=repr(action))
+        refusal = _refusal(state, action)
+        if refusal is not None:
+            raise refusal
         seat = state.to_act
         events: list[Event] = []
         kind = action.type

@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass
 
 from .cards import ACE, CODES, RANKS, SEVEN, TEN, parse_codes
-from .core import Event, IllegalAction, sorted_action_json
+from .core import Event, IllegalAction, gettext_noop, sorted_action_json
 from .rng import Rng
 
 HAND_SIZE = 4
@@ -143,10 +143,12 @@ def _side_seats(options: Options, side: int) -> list[int]:
     return [side, side + 2] if options.players == 4 else [side]
 
 
-def _cut_hint(cutting: int) -> str:
+def _cut_hint(cutting: int) -> IllegalAction:
     if cutting == SEVEN:
-        return "To continue you must cut: play a 7."
-    return f"To continue you must cut: play a {RANKS[cutting]} or a 7."
+        return IllegalAction(gettext_noop("To continue you must cut: play a 7."))
+    return IllegalAction(
+        gettext_noop("To continue you must cut: play a %(rank)s or a 7."), rank=RANKS[cutting]
+    )
 
 
 def _parse_deal(deal: object, n: int) -> tuple[list[list[int]], list[int], int | None]:
@@ -395,7 +397,9 @@ class Classic:
     def next_round(self, state: State, deal: dict | None = None) -> list[Event]:
         if state.phase != DEAL_OVER:
             raise IllegalAction(
-                "The match is over." if state.phase == MATCH_OVER else "The deal is not over yet."
+                gettext_noop("The match is over.")
+                if state.phase == MATCH_OVER
+                else gettext_noop("The deal is not over yet.")
             )
         leader = _next_leader(state)
         if deal is None:
@@ -442,32 +446,32 @@ class Classic:
     def apply(self, state: State, action: Action) -> list[Event]:
         phase = state.phase
         if phase == MATCH_OVER:
-            raise IllegalAction("The match is over.")
+            raise IllegalAction(gettext_noop("The match is over."))
         if phase == DEAL_OVER:
-            raise IllegalAction("This deal is over: wait for the next one.")
+            raise IllegalAction(gettext_noop("This deal is over: wait for the next one."))
         if not isinstance(action, Action):
-            raise IllegalAction("That is not a Șeptică move.")
+            raise IllegalAction(gettext_noop("That is not a Șeptică move."))
         kind = action.kind
         if phase == TAKE:
             if kind != "take":
-                raise IllegalAction("The trick is over: the winner must take it.")
+                raise IllegalAction(gettext_noop("The trick is over: the winner must take it."))
             return _take(state)
         leader = state.leader
         if kind == "take":
             if phase == CONTINUE:
-                raise IllegalAction("Continue with a cutting card or end the trick first.")
+                raise IllegalAction(gettext_noop("Continue with a cutting card or end the trick first."))
             if not state.trick:
-                raise IllegalAction("There is no trick to take yet: lead a card.")
-            raise IllegalAction("The trick is not over yet: play a card.")
+                raise IllegalAction(gettext_noop("There is no trick to take yet: lead a card."))
+            raise IllegalAction(gettext_noop("The trick is not over yet: play a card."))
         if phase == CONTINUE:
             if kind == "end":
                 return [{"type": "ended", "seat": leader}, *_trick_won(state, "ended")]
             hand = state.hands[leader]
             card = action.card
             if card not in hand:
-                raise IllegalAction("You do not hold that card.")
+                raise IllegalAction(gettext_noop("You do not hold that card."))
             if not CUTS[state.cutting][card]:
-                raise IllegalAction(_cut_hint(state.cutting))
+                raise _cut_hint(state.cutting)
             hand.remove(card)
             state.trick.append(card)
             state.holder = leader
@@ -480,12 +484,12 @@ class Classic:
         seat = state.turn
         if kind == "end":
             if seat != leader:
-                raise IllegalAction("Only the player who led can continue or end.")
-            raise IllegalAction("There is no trick to end yet: lead a card.")
+                raise IllegalAction(gettext_noop("Only the player who led can continue or end."))
+            raise IllegalAction(gettext_noop("There is no trick to end yet: lead a card."))
         hand = state.hands[seat]
         card = action.card
         if card not in hand:
-            raise IllegalAction("You do not hold that card.")
+            raise IllegalAction(gettext_noop("You do not hold that card."))
         hand.remove(card)
         trick = state.trick
         trick.append(card)
@@ -505,20 +509,21 @@ class Classic:
 
     def out_of_turn_reason(self, state: State, seat: int, action: object) -> str | None:
         """What ``core.act`` tells a seat acting out of turn, when something says it better than
-        "It is not your turn." (who may take, continue or end is part of the rules)."""
+        "It is not your turn." (who may take, continue or end is part of the rules): a marked
+        template without params."""
         phase = state.phase
         if phase == DEAL_OVER:
-            return "This deal is over: wait for the next one."
+            return gettext_noop("This deal is over: wait for the next one.")
         if not isinstance(action, Action):
             return None
         if phase == TAKE:
             return (
-                "Only the trick's winner takes it."
+                gettext_noop("Only the trick's winner takes it.")
                 if action is TAKE_TRICK
-                else "The trick is over: the winner must take it."
+                else gettext_noop("The trick is over: the winner must take it.")
             )
         if action is END and seat != state.leader:
-            return "Only the player who led can continue or end."
+            return gettext_noop("Only the player who led can continue or end.")
         return None
 
     # ----------------------------------------------------------------- what each seat sees

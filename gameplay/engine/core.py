@@ -7,6 +7,8 @@ protocol, so the two games stay interchangeable everywhere above the engine.
 
 import json
 import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 Event = dict[str, Any]
@@ -14,8 +16,110 @@ Event = dict[str, Any]
 JSON-able, safe to show every seat, used for the log and for animation."""
 
 
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for Django's ``makemessages`` and return it unchanged.
+
+    The engine may not import Django (it also runs in the browser), so it keeps its words in
+    English and marks them; the interface translates them when it shows them.
+    """
+    return message
+
+
+SUIT_NAMES = {
+    "S": gettext_noop("spades"),
+    "H": gettext_noop("hearts"),
+    "D": gettext_noop("diamonds"),
+    "C": gettext_noop("clubs"),
+}
+"""A suit code's name, as a refusal says it ("the suit in force is spades")."""
+
+# One phrase per rank, not "the %(rank)s of %(suit)s", so a language can inflect each rank as it needs.
+_CARD_PHRASES = {
+    "XR": gettext_noop("the red joker"),
+    "XB": gettext_noop("the black joker"),
+    "2": gettext_noop("the 2 of %(suit)s"),
+    "3": gettext_noop("the 3 of %(suit)s"),
+    "4": gettext_noop("the 4 of %(suit)s"),
+    "5": gettext_noop("the 5 of %(suit)s"),
+    "6": gettext_noop("the 6 of %(suit)s"),
+    "7": gettext_noop("the 7 of %(suit)s"),
+    "8": gettext_noop("the 8 of %(suit)s"),
+    "9": gettext_noop("the 9 of %(suit)s"),
+    "10": gettext_noop("the 10 of %(suit)s"),
+    "J": gettext_noop("the jack of %(suit)s"),
+    "Q": gettext_noop("the queen of %(suit)s"),
+    "K": gettext_noop("the king of %(suit)s"),
+    "A": gettext_noop("the ace of %(suit)s"),
+}
+_ONE_OF = gettext_noop("%(others)s or %(last)s")
+
+Translate = Callable[[str], str]
+
+
+def card_phrase(code: str, phrases: Mapping[str, str], translate: Translate) -> str:
+    """A card named through ``phrases`` (a joker's code, or a rank's index, to a marked phrase with
+    ``%(suit)s``), translated; shared by refusals and the interface's card labels."""
+    if code in phrases:  # a joker: no rank, no suit
+        return translate(phrases[code])
+    return translate(phrases[code[:-1]]) % {"suit": translate(SUIT_NAMES[code[-1]])}
+
+
+@dataclass(frozen=True, slots=True)
+class CardRef:
+    """A card named in a refusal ("the 9 of hearts"), by its code, so each language can name it."""
+
+    code: str
+
+    def render(self, translate: Translate) -> str:
+        return card_phrase(self.code, _CARD_PHRASES, translate)
+
+
+@dataclass(frozen=True, slots=True)
+class SuitRef:
+    """A suit named in a refusal ("spades"), by its code (S H D C)."""
+
+    code: str
+
+    def render(self, translate: Translate) -> str:
+        return translate(SUIT_NAMES[self.code])
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """Alternatives named in a refusal ("a two, a jack or a joker"): marked phrases, joined per language."""
+
+    phrases: tuple[str, ...]
+
+    def render(self, translate: Translate) -> str:
+        *others, last = (translate(phrase) for phrase in self.phrases)
+        return translate(_ONE_OF) % {"others": ", ".join(others), "last": last} if others else last
+
+
+Param = int | str | CardRef | SuitRef | OneOf
+"""What a refusal's template may be filled with: numbers and card indices as they are, the rest
+as references each language renders."""
+
+
+def render_reason(template: str, params: Mapping[str, Param], translate: Translate = gettext_noop) -> str:
+    """A refusal's sentence: ``template`` and every reference in ``params`` passed through
+    ``translate`` (by default none: the English)."""
+    return translate(template) % {
+        name: value.render(translate) if isinstance(value, CardRef | SuitRef | OneOf) else value
+        for name, value in params.items()
+    }
+
+
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; ``str(error)`` is a sentence for the player."""
+    """An action the rules do not allow now; ``str(error)`` is the English sentence for the player.
+
+    ``template`` (English, marked with ``gettext_noop``, %-format with named params) and ``params``
+    are kept so an interface can say the same in the player's language (``render_reason``).
+    """
+
+    def __init__(self, template: str, **params: Param) -> None:
+        super().__init__(render_reason(template, params))
+        self.template = template
+        self.params = params
 
 
 class Game(Protocol):
@@ -98,11 +202,13 @@ class Game(Protocol):
 def act(game: Game, state: Any, seat: int, action: Any) -> list[Event]:
     """Apply ``action`` on behalf of ``seat``, refusing it when it is not that seat's turn."""
     if game.is_over(state):
-        raise IllegalAction("The match is over.")
+        raise IllegalAction(gettext_noop("The match is over."))
     if game.to_act(state) != seat:
         # A game may name the rule a move out of turn breaks ("Only the trick's winner takes it.").
         explain = getattr(game, "out_of_turn_reason", None)
-        raise IllegalAction((explain and explain(state, seat, action)) or "It is not your turn.")
+        raise IllegalAction(
+            (explain and explain(state, seat, action)) or gettext_noop("It is not your turn.")
+        )
     return game.apply(state, action)
 
 

@@ -16,3 +16,12 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+
+
+def off_loop(function, /, *args, **kwargs):
+    """Run ``function`` in a plain thread: Playwright's event loop owns the test thread, and
+    services send their channel-layer events with ``async_to_sync``, which needs a thread without one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(function, *args, **kwargs).result()

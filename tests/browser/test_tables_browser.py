@@ -45,9 +45,11 @@ def test_private_table_invitation_bot_and_start(browser: Browser, live_server_ur
 
     host.get_by_test_id("seat-2").get_by_label("Bot level").select_option("hard")
     host.get_by_test_id("seat-2").get_by_role("button", name="Add a bot").click()
-    expect(host.get_by_role("status")).to_contain_text("The match is being played.")
-    expect(guest.get_by_role("status")).to_contain_text("Partida este în desfășurare.")
-    expect(guest.get_by_test_id("seat-2")).to_contain_text("Bot (greu)")
+    # The match starts: the host lands on the table, and the guest's waiting room reloads into it.
+    expect(host.get_by_test_id("play")).to_be_visible(timeout=15_000)
+    expect(guest.get_by_test_id("play")).to_be_visible(timeout=15_000)
+    expect(guest.get_by_test_id("opponent-2")).to_contain_text("bot · greu")
+    expect(host.get_by_test_id("opponent-1")).to_contain_text("ion")
     host.screenshot(path=ARTIFACTS / "table-started-host.png", full_page=True)
     guest.screenshot(path=ARTIFACTS / "table-started-guest-ro.png", full_page=True)
     table.refresh_from_db()

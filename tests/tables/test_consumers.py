@@ -67,6 +67,9 @@ async def test_waiting_room_updates_each_viewer_with_their_own_buttons():
     )
     host_view = await connect(f"/ws/tables/{table.pk}/", ana)
     guest_view = await connect(f"/ws/tables/{table.pk}/", ion)
+    # On connecting, each viewer is sent the room as it stands.
+    assert "Sit here" not in await host_view.receive_from(timeout=5)
+    assert "Sit here" in await guest_view.receive_from(timeout=5)
     await sync_to_async(services.bot_add)(table_id=table.pk, by=ana, position=2, level="easy")
     for_host = await host_view.receive_from(timeout=5)
     for_guest = await guest_view.receive_from(timeout=5)
@@ -87,8 +90,9 @@ async def test_private_waiting_room_refuses_strangers_and_frames_are_not_acted_o
     connected, code = await stranger.connect()
     assert not connected and code == 4403
     host_view = await connect(f"/ws/tables/{table.pk}/", ana)
-    await host_view.send_to(text_data='{"type": "sit", "position": 1}')
-    assert "error" in await host_view.receive_from(timeout=5)
+    assert 'id="table-room"' in await host_view.receive_from(timeout=5)
+    await host_view.send_to(text_data='{"type": "sit", "position": 1, "version": 0}')
+    assert "The match has not started yet." in await host_view.receive_from(timeout=5)
     await host_view.disconnect()
 
 

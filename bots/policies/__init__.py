@@ -1,0 +1,51 @@
+"""Computer players for both games: one entry point, ``choose``.
+
+A policy sees what the seat sees (``game.view(state, seat)``), the legal actions in their JSON
+form and, optionally, the round's public events; never the state. It imports the engine and the
+standard library only, so the same code runs in a Celery worker and, under Pyodide, in the
+browser for offline practice. The choice is a function of its inputs and the RNG's state, so a
+bot's move replays exactly.
+"""
+
+import random
+
+from . import americana, classic
+
+LEVELS = ("easy", "normal", "hard")
+DEFAULT_BUDGET = 0.15
+"""Seconds of search per hard decision on a server core (a cost model, not the clock)."""
+
+_GAMES = {"americana": americana, "classic": classic}
+
+
+def choose(
+    view: dict,
+    legal: list[dict],
+    level: str,
+    rng: random.Random,
+    *,
+    history: list[dict] | None = None,
+    budget: float | None = None,
+) -> dict:
+    """One of ``legal`` (the very dict) for the seat whose ``view`` is given.
+
+    ``view``: ``game.view(state, seat)`` for the seat to act. ``legal``: the JSON form of
+    ``game.legal_actions(state)``. ``history``: the public events (as ``apply``/``next_round``
+    return them) of the match so far or of the current round/deal; only those after the last
+    "dealt" event are used, and a history that does not agree with the view is ignored.
+    ``budget``: seconds of search for "hard" (default ``DEFAULT_BUDGET``).
+    """
+    if level not in LEVELS:
+        raise ValueError(f"Unknown bot level {level!r}: expected one of {', '.join(LEVELS)}.")
+    if not legal:
+        raise ValueError("There is no legal action to choose from.")
+    if view.get("to_act") != view.get("seat"):
+        raise ValueError("The view is not of the seat to act.")
+    module = _GAMES[view["game"]]
+    if len(legal) == 1:
+        return legal[0]
+    if level == "easy":
+        return module.easy(view, legal, rng)
+    if level == "normal":
+        return module.normal(view, legal, rng)
+    return module.hard(view, legal, rng, history, DEFAULT_BUDGET if budget is None else budget)

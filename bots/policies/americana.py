@@ -1,0 +1,313 @@
+"""Șeptică Americană players: what each level does with a seat's view.
+
+Cards are the engine's small integers and sets of cards are bit masks (bit ``c`` for card ``c``),
+as in the engine, so sampling hidden hands stays cheap inside the search loop.
+"""
+
+import random
+
+from gameplay.engine.americana import HAND_SIZE
+from gameplay.engine.cards import SEVEN, SUIT_INDEX, SUITS, card
+
+from .americana_sim import (
+    ACES,
+    HANDS,
+    JOKERS,
+    POINTS,
+    SEVENS,
+    Simulator,
+    charges,
+    draw_cards,
+    fits,
+)
+from .search import Cost, best_action
+
+# Calibrated with the arena on a 2-core server (budget against measured decision times).
+COST = Cost(sample=20e-6, playout=10e-6, decision=1.5e-6)
+
+
+def _mask(cards: list[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def _cards(mask: int) -> list[int]:
+    """The cards of a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _is_play(action: dict) -> bool:
+    return action["type"] == "play"
+
+
+# --- easy ---------------------------------------------------------------------------------------------
+
+
+def easy(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    """A beginner: any card that may go down, seldom a draw or a take while a card could be played."""
+    plays = [a for a in legal if _is_play(a)]
+    if plays and rng.random() < 0.85:
+        return plays[rng.randrange(len(plays))]
+    return legal[rng.randrange(len(legal))]
+
+
+# --- normal -------------------------------------------------------------------------------------------
+
+
+def _best_suit(hand: list[int]) -> int:
+    """The suit a seven should name: the one held most (sevens aside), then the dearest, then S H D C."""
+    count = [0] * 4
+    value = [0] * 4
+    for c in hand:
+        if c < 52 and c >> 2 != SEVEN:
+            count[c & 3] += 1
+            value[c & 3] += POINTS[c]
+    return max(range(4), key=lambda s: (count[s], value[s], -s))
+
+
+def normal(view: dict, legal: list[dict], rng: random.Random) -> dict:
+    """A sound club player: sheds the dear cards, keeps sevens and answers to attacks for when
+    they matter, attacks and dumps points when somebody is about to go out, names its longest suit."""
+    plays = [a for a in legal if _is_play(a)]
+    if not plays:
+        return legal[0]  # draw, take or sit out: the only thing left
+    hand = [card(c) for c in view["hand"]]
+    me = view["seat"]
+    others = [n for seat, n in enumerate(view["hand_counts"]) if seat != me]
+    danger = min(others) <= 2
+    attack = draw_cards(view["options"])
+    by_card: dict[int, list[dict]] = {}
+    for action in plays:
+        by_card.setdefault(card(action["card"]), []).append(action)
+
+    def worth(c: int) -> tuple[int, int]:
+        bit = 1 << c
+        if len(hand) == 1:
+            return (1000, 0)  # going out ends the round
+        rest = [h for h in hand if h != c]
+        follow = sum(1 for h in rest if h < 52 and c < 52 and h & 3 == c & 3)
+        if bit & SEVENS:
+            kind = 120 if danger else 10
+        elif bit & attack:
+            kind = 300 if danger or view["owed"] else 50
+        elif bit & ACES:
+            kind = 250 if danger or view["skip"] else 45
+        else:
+            kind = 100
+        return (kind + POINTS[c], follow)
+
+    chosen = max(sorted(by_card), key=worth)
+    options = by_card[chosen]
+    if len(options) == 1:
+        return options[0]
+    named = SUITS[_best_suit([h for h in hand if h != chosen])]
+    return next(a for a in options if a["suit"] == named)
+
+
+# --- hard: what the history tells about the hidden hands ----------------------------------------------
+
+
+class _Seat:
+    """What the public events say about one hand: cards known to be in it (drawn from a known
+    stock position), and ``void``: cards its older part (all but the ``fresh`` cards received since
+    the inference) very likely lacks."""
+
+    __slots__ = ("count", "fresh", "known", "void")
+
+    def __init__(self) -> None:
+        self.count = HAND_SIZE
+        self.known = 0
+        self.void = 0
+        self.fresh = 0
+
+    def infer(self, void: int, received: int) -> None:
+        """A new inference about the hand before it received ``received`` cards."""
+        self.void = (self.void | void) if self.fresh == 0 else void
+        self.fresh = received
+
+
+class Knowledge:
+    """The round replayed from its public events: per-seat inferences and known stock positions.
+
+    Plain draws suggest a hand lacks the ordinary cards that fit (sevens, jokers, twos and aces
+    may be kept on purpose); taking owed cards suggests no answer was held; an automatic pass
+    proves nothing fitted. The cards buried at the deal lie at the stock's bottom in a known order.
+    """
+
+    def __init__(self, players: int, options: dict, top: int, stock: int, buried: list[int]) -> None:
+        self.court = options["court_follows"]
+        self.seats = [_Seat() for _ in range(players)]
+        self.top = top  # -1 until known
+        self.suit = top & 3 if 0 <= top < 52 else -1
+        self.stock: list[int] = [*reversed(buried), *([-1] * (stock - len(buried)))]  # bottom first
+        self.pending: list[int] = []  # what was left of the stock before a reshuffle, for the next drawer
+        self.attack = draw_cards(options)
+        self.plain = ~(SEVENS | JOKERS | ACES | self.attack)
+
+    def _receive(self, seat: int, count: int) -> int:
+        """Give ``seat`` the cards a draw of ``count`` takes; how many of them are not known."""
+        taken = self.pending + [self.stock.pop() for _ in range(count - len(self.pending))]
+        self.pending = []
+        known = [c for c in taken if c >= 0]
+        hand = self.seats[seat]
+        hand.count += count
+        hand.known |= _mask(known)
+        return count - len(known)
+
+    def event(self, event: dict) -> None:
+        kind = event["type"]
+        seat = event.get("seat")
+        if kind == "played":
+            c = card(event["card"])
+            hand = self.seats[seat]
+            hand.count -= 1
+            bit = 1 << c
+            if hand.known & bit:
+                hand.known ^= bit
+            elif hand.void & bit:
+                hand.fresh = max(0, hand.fresh - 1)  # it can only have come from the fresh cards
+            self.top = c
+            self.suit = SUIT_INDEX[event["suit"]] if "suit" in event else (c & 3 if c < 52 else -1)
+        elif kind == "drew":
+            received = self._receive(seat, event["count"])
+            if self.top >= 0:
+                self.seats[seat].infer(fits(self.top, self.suit, self.court) & self.plain, received)
+        elif kind == "took":
+            received = self._receive(seat, event["count"])
+            self.seats[seat].infer(self.attack, received)
+        elif kind == "sat_out":
+            self.seats[seat].infer(ACES, 0)
+        elif kind == "passed" and self.top >= 0:
+            self.seats[seat].infer(fits(self.top, self.suit, self.court), 0)
+        elif kind == "reshuffled":
+            self.pending = self.stock
+            self.stock = [-1] * event["count"]
+
+    @classmethod
+    def from_history(cls, view: dict, history: list[dict]) -> "Knowledge | None":
+        """The knowledge of the current round, or None when the history does not match the view
+        (partial, or from another round): the search then relies on the view alone. Round 1's deal
+        event never reaches the history (``new_match`` returns none), so its opening card and
+        buried cards stay unknown until the first play."""
+        start = max((i for i, e in enumerate(history) if e.get("type") == "dealt"), default=-1)
+        options = view["options"]
+        players = options["players"]
+        stock = (54 if options["jokers"] else 52) - HAND_SIZE * players - 1
+        try:
+            if start >= 0:
+                dealt = history[start]
+                if dealt["round"] != view["round"]:
+                    return None
+                top, buried = card(dealt["top"]), [card(c) for c in dealt["buried"]]
+            else:
+                top, buried = -1, []
+            knowledge = cls(players, options, top, stock, buried)
+            for event in history[start + 1 :]:
+                knowledge.event(event)
+        except (KeyError, TypeError, ValueError, IndexError):
+            return None
+        counts = [hand.count for hand in knowledge.seats]
+        if counts != view["hand_counts"] or len(knowledge.stock) != view["stock_count"]:
+            return None
+        return knowledge
+
+
+# --- hard: sampling and search ------------------------------------------------------------------------
+
+
+class Sampler:
+    """Full positions (see ``americana_sim``) consistent with a seat's view and, when given, the
+    history's knowledge: known cards where they are, inferred voids respected when possible."""
+
+    def __init__(self, view: dict, knowledge: Knowledge | None) -> None:
+        options = view["options"]
+        deck = (1 << (54 if options["jokers"] else 52)) - 1
+        self.me = view["seat"]
+        self.hand = _mask([card(c) for c in view["hand"]])
+        self.counts = view["hand_counts"]
+        self.pile = [card(c) for c in view["pile"]]
+        unseen = deck & ~self.hand & ~_mask(self.pile)
+        players = len(self.counts)
+        self.known = [0] * players
+        self.void = [0] * players
+        self.fresh = [0] * players
+        self.stock_known = [-1] * view["stock_count"]  # bottom first, -1 where unknown
+        if knowledge is not None:
+            for seat, hand in enumerate(knowledge.seats):
+                if seat != self.me:
+                    self.known[seat] = hand.known & unseen
+                    self.void[seat] = hand.void
+                    self.fresh[seat] = hand.fresh
+            self.stock_known = [c if c >= 0 and unseen >> c & 1 else -1 for c in knowledge.stock]
+        for c in self.stock_known:
+            if c >= 0:
+                unseen &= ~(1 << c)
+        for mask in self.known:
+            unseen &= ~mask
+        self.pool = _cards(unseen)
+        # The most constrained hands pick first, from cards that agree with their inference.
+        self.order = sorted(
+            (s for s in range(players) if s != self.me),
+            key=lambda s: (self.fresh[s] - self.counts[s] if self.void[s] else 0, s),
+        )
+        self.suit = -1 if view["suit"] is None else SUIT_INDEX[view["suit"]]
+        self.owed, self.skip, self.seat, self.passes = (
+            view["owed"],
+            view["skip"],
+            view["to_act"],
+            view["passes"],
+        )
+
+    def __call__(self, rng: random.Random) -> list:
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        hands = [0] * len(self.counts)
+        hands[self.me] = self.hand
+        for seat in self.order:
+            hand = self.known[seat]
+            need = self.counts[seat] - hand.bit_count()
+            void = self.void[seat]
+            if void:
+                older = max(0, need - self.fresh[seat])
+                fitting = _mask([c for c in pool if not void >> c & 1][:older])
+                pool = [c for c in pool if not fitting >> c & 1]
+                hand |= fitting
+                need -= fitting.bit_count()
+            hands[seat] = hand | _mask(pool[:need])
+            del pool[:need]
+        stock = [c if c >= 0 else pool.pop() for c in self.stock_known]  # top last
+        return [hands, stock, self.pile, self.suit, self.owed, self.skip, self.seat, self.passes]
+
+
+def hard(
+    view: dict, legal: list[dict], rng: random.Random, history: list[dict] | None, budget: float
+) -> dict:
+    """Playouts to the round's end on sampled deals, every seat playing like ``normal``; the
+    best mean of (the others' mean charge - my charge)."""
+    me = view["seat"]
+    players = len(view["hand_counts"])
+    knowledge = None if history is None else Knowledge.from_history(view, history)
+    sample = Sampler(view, knowledge)
+    simulator = Simulator(view["options"])
+    # The normal player's pick goes first, so it wins ties.
+    favourite = normal(view, legal, rng)
+    ordered = [favourite, *(a for a in legal if a is not favourite)]
+
+    def evaluate(base: list, index: int, rng: random.Random) -> tuple[float, int]:
+        hands, stock, pile, *rest = base
+        position = [hands[:], stock[:], pile[:], *rest]
+        out = simulator.step(position, ordered[index], rng)
+        if out is None:
+            charged, decisions = simulator.finish(position, rng)
+        else:
+            charged, decisions = charges(position[HANDS], out), 0
+        return (sum(charged) - charged[me]) / (players - 1) - charged[me], decisions
+
+    return ordered[best_action(len(ordered), sample, evaluate, rng, budget=budget, cost=COST)]

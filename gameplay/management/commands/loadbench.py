@@ -1,0 +1,155 @@
+"""``manage.py loadbench``: many tables of simulated players over real websockets.
+
+Run it against a running site (Daphne + workers + PostgreSQL + Redis) that shares this
+process's ``DATABASE_URL``: it seats simulated people at 4-player tables, opens one
+websocket per seat, and has every table make about one move per second, each move
+chosen from what that seat's page offers (a card that is not dimmed, else a button).
+It prints moves per second and the time from a move being sent to every seat of the
+table having received the new version (p50 / p99). Numbers, not a test.
+"""
+
+import asyncio
+import json
+import random
+import re
+import statistics
+import time
+import uuid
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.management.base import BaseCommand
+
+from tables import services as table_services
+
+VERSION = re.compile(r'name="version" value="(\d+)"')
+PLAYABLE = re.compile(r'<label class="hand-card">\s*<input type="radio" name="card" value="(\w+)"')
+BUTTON = re.compile(r'name="type" value="(\w+)"')
+
+
+def session_cookie(user) -> str:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+def make_tables(count: int, game: str) -> list[tuple[int, list[str]]]:
+    """``count`` started 4-player tables of people; (table id, a session cookie per seat)."""
+    run = uuid.uuid4().hex[:6]
+    users = get_user_model().objects
+    tables = []
+    for index in range(count):
+        people = [users.create_user(f"load-{run}-{index}-{seat}") for seat in range(4)]
+        table = table_services.table_create(
+            host=people[0], game=game, options={"players": 4}, turn_clock=0, is_private=True
+        )
+        for person in people[1:]:
+            table_services.seat_take(table_id=table.pk, user=person)
+        tables.append((table.pk, [session_cookie(person) for person in people]))
+    return tables
+
+
+def choose(frame: str, rng: random.Random) -> dict | None:
+    """A move this seat's page offers, or None when it is not this seat's turn."""
+    if 'class="me-line is-to-act"' not in frame:
+        return None
+    buttons = BUTTON.findall(frame)
+    cards = PLAYABLE.findall(frame)
+    if cards and "play" in buttons:
+        card = rng.choice(cards)
+        return {"type": "play", "card": card, **({"suit": "H"} if card.startswith("7") else {})}
+    others = [b for b in buttons if b not in ("play", "back")]
+    return {"type": rng.choice(others)} if others else None
+
+
+class Table:
+    def __init__(self, table_id: int, cookies: list[str]) -> None:
+        self.table_id = table_id
+        self.cookies = cookies
+        self.version = -1
+        self.seen: dict[int, set[int]] = {}
+        self.sent_at: dict[int, float] = {}
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.last_move = 0.0
+
+    def received(self, seat: int, version: int) -> None:
+        seats = self.seen.setdefault(version, set())
+        seats.add(seat)
+        if len(seats) == len(self.cookies) and version in self.sent_at:
+            self.latencies.append(time.perf_counter() - self.sent_at.pop(version))
+
+
+async def play_seat(base: str, origin: str, table: Table, seat: int, deadline: float, rate: float) -> None:
+    import websockets
+
+    headers = {"Cookie": table.cookies[seat], "Origin": origin}
+    rng = random.Random(table.table_id * 10 + seat)
+    async with websockets.connect(
+        f"{base}/ws/tables/{table.table_id}/", additional_headers=headers
+    ) as socket:
+        while time.perf_counter() < deadline:
+            try:
+                frame = await asyncio.wait_for(
+                    socket.recv(), timeout=max(0.1, deadline - time.perf_counter())
+                )
+            except TimeoutError:
+                break
+            found = VERSION.search(frame)
+            if not found:
+                continue
+            version = int(found.group(1))
+            table.received(seat, version)
+            move = choose(frame, rng)
+            if move is None or version <= table.version:
+                continue
+            table.version = version
+            wait = table.last_move + 1 / rate - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            table.last_move = time.perf_counter()
+            table.sent_at[version + 1] = table.last_move
+            table.moves += 1
+            await socket.send(json.dumps({"version": version, **move}))
+
+
+class Command(BaseCommand):
+    help = "Simulated players at many tables over websockets; prints moves/s and update latency."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--url", default="ws://127.0.0.1:8000")
+        parser.add_argument("--origin", default="http://127.0.0.1:8000")
+        parser.add_argument("--tables", type=int, default=50)
+        parser.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
+        parser.add_argument("--seconds", type=float, default=60.0)
+        parser.add_argument("--game", choices=["americana", "classic"], default="americana")
+
+    def handle(self, *args, url: str, origin: str, tables: int, rate: float, seconds: float, game: str, **_):
+        made = make_tables(tables, game)
+        started = time.perf_counter()
+        results = asyncio.run(self.run(url, origin, made, rate, seconds))
+        elapsed = time.perf_counter() - started
+        latencies = sorted(x for table in results for x in table.latencies)
+        moves = sum(table.moves for table in results)
+        self.stdout.write(
+            f"tables: {tables} x 4 seats, {game}, target {rate:g} move/s per table, {elapsed:.0f} s"
+        )
+        self.stdout.write(f"moves: {moves} ({moves / elapsed:.1f}/s)")
+        if latencies:
+            p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+            self.stdout.write(
+                f"move -> every seat updated: p50 {statistics.median(latencies) * 1000:.0f} ms, "
+                f"p99 {p99 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms ({len(latencies)} samples)"
+            )
+
+    async def run(self, url: str, origin: str, made, rate: float, seconds: float) -> list[Table]:
+        deadline = time.perf_counter() + seconds
+        tables = [Table(table_id, cookies) for table_id, cookies in made]
+        await asyncio.gather(
+            *(play_seat(url, origin, table, seat, deadline, rate) for table in tables for seat in range(4))
+        )
+        return tables

@@ -1,0 +1,70 @@
+"""Public events as sentences for the table's log, in the reader's language."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from .reasons import card_name as card_label
+from .reasons import suit_name as suit_label
+
+
+def describe(event: dict, names: list[str]) -> str:
+    """One line for the log, or "" for events the log does not show."""
+    kind = event["type"]
+    who = names[event["seat"]] if "seat" in event and event["seat"] is not None else ""
+    if kind == "played":
+        if event.get("suit"):
+            return _("%(name)s played %(card)s and named %(suit)s.") % {
+                "name": who,
+                "card": card_label(event["card"]),
+                "suit": suit_label(event["suit"]),
+            }
+        if event.get("cuts"):
+            return _("%(name)s played %(card)s, which cuts.") % {
+                "name": who,
+                "card": card_label(event["card"]),
+            }
+        return _("%(name)s played %(card)s.") % {"name": who, "card": card_label(event["card"])}
+    if kind == "drew":
+        return ngettext("%(name)s drew a card.", "%(name)s drew %(count)d cards.", event["count"]) % {
+            "name": who,
+            "count": event["count"],
+        }
+    if kind == "took" and "count" in event:
+        return ngettext("%(name)s took %(count)d card.", "%(name)s took %(count)d cards.", event["count"]) % {
+            "name": who,
+            "count": event["count"],
+        }
+    if kind == "took":
+        return ngettext(
+            "%(name)s took the trick and %(points)d point.",
+            "%(name)s took the trick and %(points)d points.",
+            event["points"],
+        ) % {"name": who, "points": event["points"]}
+    if kind == "written_off":
+        return ngettext(
+            "%(count)d owed card could not be drawn and was written off.",
+            "%(count)d owed cards could not be drawn and were written off.",
+            event["count"],
+        ) % {"count": event["count"]}
+    if kind == "sat_out":
+        return _("%(name)s sat out a turn.") % {"name": who}
+    if kind == "passed":
+        return _("%(name)s could do nothing and passed.") % {"name": who}
+    if kind == "reshuffled":
+        return _("The pile was shuffled into a new stock.")
+    if kind == "continued":
+        return _("%(name)s fights on for the trick.") % {"name": who}
+    if kind == "ended":
+        return _("%(name)s let the trick go.") % {"name": who}
+    if kind == "round_over":
+        if event["out"] is None:
+            return _("Round %(round)d is over: nobody went out.") % {"round": event["round"]}
+        return _("%(name)s went out: round %(round)d is over.") % {
+            "name": names[event["out"]],
+            "round": event["round"],
+        }
+    if kind == "deal_over":
+        return _("Deal %(deal)d is over.") % {"deal": event["deal"]}
+    if kind == "match_over":
+        return _("The match is over.")
+    return ""

@@ -1,0 +1,17 @@
+"""Thin Celery tasks for the match's own flow; the work is in ``gameplay.services``."""
+
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(name="gameplay.tasks.deal_next_round", ignore_result=True)
+def deal_next_round(match_id: int, version: int) -> None:
+    """Deal the next round after the finished one has been on show (stale versions do nothing)."""
+    services.round_deal_next(match_id=match_id, expected_version=version)
+
+
+@shared_task(name="gameplay.tasks.abandon_if_deserted", ignore_result=True)
+def abandon_if_deserted(match_id: int) -> None:
+    """Every person has been stood in for since this was scheduled: the match is abandoned."""
+    services.match_abandon_if_deserted(match_id=match_id)

@@ -1,0 +1,35 @@
+"""Matches between real seated people, for the gameplay tests."""
+
+from gameplay.engine import get_game
+from gameplay.models import Match
+from tables import services as table_services
+from tests.factories import make_user
+
+
+def human_match(game: str = "americana", players: int = 2, options: dict | None = None, clock: int = 0):
+    """A started match with a person in every seat; returns (match, users by seat)."""
+    users = [make_user(f"p{game[:2]}{index}") for index in range(players)]
+    table = table_services.table_create(
+        host=users[0],
+        game=game,
+        options={"players": players, **(options or {})},
+        turn_clock=clock,
+        is_private=clock == 0,
+    )
+    for user in users[1:]:
+        table_services.seat_take(table_id=table.pk, user=user)
+    return Match.objects.get(table=table), users
+
+
+def live_state(match: Match):
+    match.refresh_from_db()
+    game = get_game(match.game)
+    return game, game.state_from_json(match.state)
+
+
+def first_legal(match: Match, kind: str | None = None) -> tuple[int, dict]:
+    """(seat to act, its first legal action, of ``kind`` when given)."""
+    game, state = live_state(match)
+    legal = [game.action_to_json(a) for a in game.legal_actions(state)]
+    action = next(a for a in legal if kind is None or a["type"] == kind)
+    return game.to_act(state), action
