@@ -65,15 +65,23 @@ class TableConsumer(FragmentConsumer):
         self.send_screen()
 
     def send_screen(self, notice: str = "") -> None:
+        # Labels and log lines are made while building the screen, so the language is set for all of it.
+        with translation.override(scope_language(self.scope)):
+            self._send_screen(notice)
+
+    def _send_screen(self, notice: str) -> None:
         table = table_selectors.table_detail(table_id=self.table_id)
         if table is None:
             return
-        room = self.render("tables/detail.html#room", room_context(table, self.scope))
         match = selectors.current_match(table)
-        if match is None:
-            self.send(text_data=room)
-            return
-        # A waiting room still open in a tab learns of the start from ``room`` (it reloads into the table).
+        if match is None or match.version == 0:
+            # The waiting room; at the start, a waiting room still open in a tab learns from it to reload.
+            room = self.render("tables/detail.html#room", room_context(table, self.scope))
+            if match is None:
+                self.send(text_data=room)
+                return
+        else:
+            room = ""
         screen = selectors.table_screen(table=table, match=match, user=self.scope["user"])
         context = {"table": table, "screen": screen, "notice": notice}
         parts = [self.render(f"gameplay/table.html#{name}", context) for name in (*PLAY_FRAGMENTS, "notice")]

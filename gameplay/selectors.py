@@ -104,7 +104,7 @@ def _buttons(game_name: str, view: dict, legal: list[dict]) -> tuple[bool, list[
 def table_screen(*, table: Table, match: Match, user) -> Screen:
     game = get_game(match.game)
     state = game.state_from_json(match.state)
-    seat_rows = list(table.seats.select_related("user").order_by("position"))
+    seat_rows = sorted(table.seats.all(), key=lambda seat: seat.position)  # prefetched with the table
     my_seat = next((s.position for s in seat_rows if user.is_authenticated and s.user_id == user.pk), None)
     view = game.view(state, my_seat)
     names = [seat_name(s) for s in seat_rows]

@@ -53,9 +53,11 @@ def stop(process: subprocess.Popen) -> None:
         process.wait()
 
 
-@pytest.fixture(scope="session")
-def celery_worker() -> Iterator[None]:
-    """A real Celery worker (thread in this process) consuming a queue of this session only."""
+@pytest.fixture
+def celery_worker():
+    """A real Celery worker (a thread in this process) consuming this session's own queue."""
+    from celery.worker import state
+
     from config.celery import app
     from config.embedded_worker import start_embedded_worker
 
@@ -63,8 +65,9 @@ def celery_worker() -> Iterator[None]:
         pytest.skip("The task tests need REDIS_URL (a real broker).")
     assert app.conf.task_default_queue == TEST_QUEUE
     worker = start_embedded_worker()
-    yield
+    yield worker
     worker.stop(in_sighandler=False)
+    state.should_terminate = None  # let the next test start a worker of its own
 
 
 @pytest.fixture(scope="session")

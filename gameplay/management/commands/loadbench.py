@@ -84,14 +84,28 @@ class Table:
             self.latencies.append(time.perf_counter() - self.sent_at.pop(version))
 
 
-async def play_seat(base: str, origin: str, table: Table, seat: int, deadline: float, rate: float) -> None:
+async def connect(base: str, table: Table, seat: int, origin: str, delay: float):
+    """Open a seat's websocket, a little after the others (a real crowd does not arrive in one
+    millisecond), retrying a refused handshake."""
     import websockets
 
+    await asyncio.sleep(delay)
     headers = {"Cookie": table.cookies[seat], "Origin": origin}
+    for attempt in range(5):
+        try:
+            return await websockets.connect(
+                f"{base}/ws/tables/{table.table_id}/", additional_headers=headers, open_timeout=30
+            )
+        except (OSError, websockets.exceptions.InvalidMessage, TimeoutError):
+            await asyncio.sleep(0.5 * (attempt + 1))
+    raise RuntimeError(f"Could not connect seat {seat} of table {table.table_id}.")
+
+
+async def play_seat(
+    base: str, origin: str, table: Table, seat: int, deadline: float, rate: float, delay: float
+) -> None:
     rng = random.Random(table.table_id * 10 + seat)
-    async with websockets.connect(
-        f"{base}/ws/tables/{table.table_id}/", additional_headers=headers
-    ) as socket:
+    async with await connect(base, table, seat, origin, delay) as socket:
         while time.perf_counter() < deadline:
             try:
                 frame = await asyncio.wait_for(
@@ -147,9 +161,14 @@ class Command(BaseCommand):
             )
 
     async def run(self, url: str, origin: str, made, rate: float, seconds: float) -> list[Table]:
-        deadline = time.perf_counter() + seconds
+        ramp = 0.01 * len(made) * 4
+        deadline = time.perf_counter() + ramp + seconds
         tables = [Table(table_id, cookies) for table_id, cookies in made]
         await asyncio.gather(
-            *(play_seat(url, origin, table, seat, deadline, rate) for table in tables for seat in range(4))
+            *(
+                play_seat(url, origin, table, seat, deadline, rate, 0.01 * (index * 4 + seat))
+                for index, table in enumerate(tables)
+                for seat in range(4)
+            )
         )
         return tables

@@ -1,0 +1,170 @@
+"""Bot turns, stand-ins and the match's own flow on a real Celery worker, Redis and PostgreSQL."""
+
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from bots import services as bot_services
+from bots.tasks import play_turn, take_over_if_quiet
+from gameplay import presence, services
+from gameplay.engine import get_game
+from gameplay.models import Match, Move
+from gameplay.tasks import abandon_if_deserted
+from tables import services as table_services
+from tables.models import Seat, Table
+from tests.factories import make_user
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def quick_pauses(settings):
+    settings.BOT_PAUSE_SECONDS = (0.0, 0.01)
+    settings.ROUND_PAUSE_SECONDS = 0.05
+
+
+def wait_until(condition, timeout: float = 60.0, step: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        connection.close()  # see the worker's commits
+        if condition():
+            return True
+        time.sleep(step)
+    return False
+
+
+def bot_table(game: str, levels: list[str], options: dict | None = None) -> Match:
+    host = make_user("host")
+    table = table_services.table_create(
+        host=host,
+        game=game,
+        options={"players": len(levels), **(options or {})},
+        turn_clock=0,
+        is_private=True,
+    )
+    # The host stands up and leaves the table to the bots: a table of bots only.
+    Seat.objects.filter(table=table, position=0).update(user=None)
+    for position, level in enumerate(levels):
+        if position == 0:
+            Seat.objects.filter(table=table, position=0).update(bot_level=level)
+        else:
+            table_services.bot_add(table_id=table.pk, by=host, position=position, level=level)
+    return Match.objects.get(table=table)
+
+
+@pytest.mark.parametrize(
+    ("game", "levels"), [("americana", ["normal", "easy"]), ("classic", ["easy", "normal"])]
+)
+def test_a_table_of_bots_plays_a_whole_match_by_itself(celery_worker, game, levels):
+    match = bot_table(game, levels, {"target": 101} if game == "americana" else {"match": "points8"})
+    assert wait_until(lambda: Match.objects.get(pk=match.pk).status == Match.Status.FINISHED, timeout=240)
+    match.refresh_from_db()
+    assert match.result["winners"] is not None
+    assert Move.objects.filter(match=match).exclude(actor="bot").count() == 0
+    assert match.rounds.count() >= 1
+    assert Table.objects.get(pk=match.table_id).status == Table.Status.FINISHED
+
+
+def test_a_quiet_player_is_stood_in_for_and_gets_the_seat_back(celery_worker):
+    ana, ion = make_user("ana"), make_user("ion")
+    table = table_services.table_create(host=ana, game="classic", options={}, turn_clock=20, is_private=False)
+    table_services.seat_take(table_id=table.pk, user=ion)
+    match = Match.objects.get(table=table)
+    game = get_game("classic")
+    quiet = game.to_act(game.state_from_json(match.state))
+    # The clock for this turn runs out (sent now instead of after 20 s).
+    take_over_if_quiet.apply_async(args=[match.pk, quiet, match.version, "clock"], countdown=0.2)
+    assert wait_until(lambda: Seat.objects.get(table=table, position=quiet).is_taken_over)
+    # The stand-in plays the seat, visibly, as a takeover.
+    assert wait_until(lambda: Move.objects.filter(match=match, seat=quiet, actor="takeover").exists())
+    seat = Seat.objects.get(table=table, position=quiet)
+    assert seat.user_id in (ana.pk, ion.pk) and seat.taken_over_at is not None
+    # "I'm back": the seat is the player's again.
+    assert services.seat_reclaim(match_id=match.pk, seat=quiet)
+    seat.refresh_from_db()
+    assert not seat.is_taken_over and seat.taken_over_at is None
+
+
+def test_a_clock_task_for_a_turn_already_played_does_nothing(celery_worker):
+    ana, ion = make_user("ana"), make_user("ion")
+    table = table_services.table_create(
+        host=ana, game="americana", options={"players": 2}, turn_clock=20, is_private=False
+    )
+    table_services.seat_take(table_id=table.pk, user=ion)
+    match = Match.objects.get(table=table)
+    game = get_game("americana")
+    mover = game.to_act(game.state_from_json(match.state))
+    services.act(match_id=match.pk, seat=mover, action={"type": "draw"}, expected_version=0)
+    # A clock task for the turn that has since been played is stale: it does nothing.
+    result = take_over_if_quiet.apply_async(args=[match.pk, mover, 0, "clock"])
+    time.sleep(1.0)
+    assert result.id
+    assert not Seat.objects.filter(table=table, is_taken_over=True).exists()
+
+
+def test_stale_bot_tasks_do_nothing(celery_worker):
+    match = bot_table("classic", ["easy", "easy"])
+    assert wait_until(lambda: Move.objects.filter(match=match).count() >= 3)
+    table_services.table_close(table_id=match.table_id, reason="test")
+    moves = Move.objects.filter(match=match).count()
+    play_turn.delay(match.pk, 0)
+    play_turn.delay(match.pk, Match.objects.get(pk=match.pk).version)
+    time.sleep(1.0)
+    assert Move.objects.filter(match=match).count() == moves
+    assert not bot_services.bot_turn(match_id=match.pk, expected_version=0)
+
+
+def test_a_worker_restart_mid_match_loses_nothing(celery_worker):
+    from celery.worker import state
+
+    from config.embedded_worker import start_embedded_worker
+
+    match = bot_table("americana", ["easy", "easy"])
+    assert wait_until(lambda: Move.objects.filter(match=match).count() >= 5)
+    celery_worker.stop(in_sighandler=False)
+    time.sleep(0.5)
+    stopped_at = Move.objects.filter(match=match).count()
+    time.sleep(1.0)
+    assert Move.objects.filter(match=match).count() <= stopped_at + 1
+    state.should_terminate = None
+    replacement = start_embedded_worker()
+    try:
+        assert wait_until(lambda: Move.objects.filter(match=match).count() > stopped_at + 5, timeout=60)
+    finally:
+        replacement.stop(in_sighandler=False)
+
+
+def test_a_player_gone_for_the_grace_period_is_stood_in_for_unless_back(celery_worker):
+    ana, ion = make_user("ana"), make_user("ion")
+    table = table_services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
+    table_services.seat_take(table_id=table.pk, user=ion)
+    match = Match.objects.get(table=table)
+    game = get_game("classic")
+    mover = game.to_act(game.state_from_json(match.state))
+    presence.arrive(table.pk, mover)  # the player reconnected within the grace period
+    try:
+        take_over_if_quiet.delay(match.pk, mover, match.version, "gone")
+        time.sleep(1.0)
+        assert not Seat.objects.get(table=table, position=mover).is_taken_over
+    finally:
+        presence.leave(table.pk, mover)
+    take_over_if_quiet.delay(match.pk, mover, match.version, "gone")
+    assert wait_until(lambda: Seat.objects.get(table=table, position=mover).is_taken_over)
+
+
+def test_a_match_whose_every_player_is_away_is_abandoned(celery_worker):
+    ana, ion = make_user("ana"), make_user("ion")
+    table = table_services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
+    table_services.seat_take(table_id=table.pk, user=ion)
+    match = Match.objects.get(table=table)
+    assert not services.match_abandon_if_deserted(match_id=match.pk), "people are still playing"
+    long_ago = timezone.now() - timedelta(minutes=11)
+    Seat.objects.filter(table=table).update(is_taken_over=True, taken_over_at=long_ago)
+    abandon_if_deserted.delay(match.pk)
+    assert wait_until(lambda: Match.objects.get(pk=match.pk).status == Match.Status.ABORTED)
+    match.refresh_from_db()
+    assert "Abandoned" in match.abort_reason
+    assert Table.objects.get(pk=table.pk).status == Table.Status.CLOSED
