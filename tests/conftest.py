@@ -19,6 +19,12 @@ TEST_QUEUE = f"test-{uuid.uuid4().hex}"
 """Tasks queued by this test session go to a queue of its own, never to a running site's workers."""
 
 
+def pytest_collection_modifyitems(items) -> None:
+    """Browser tests run last: Playwright keeps an event loop running in the main thread for the
+    rest of the session, where the async (websocket) tests need to run their own."""
+    items.sort(key=lambda item: "tests/browser/" in str(item.path))
+
+
 def pytest_configure(config) -> None:
     from config.celery import app
 
@@ -51,6 +57,20 @@ def stop(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+@pytest.fixture
+def ana(db):
+    from tests.factories import make_user
+
+    return make_user("ana")
+
+
+@pytest.fixture
+def ion(db):
+    from tests.factories import make_user
+
+    return make_user("ion")
 
 
 @pytest.fixture

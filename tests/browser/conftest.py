@@ -25,3 +25,16 @@ def off_loop(function, /, *args, **kwargs):
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(function, *args, **kwargs).result()
+
+
+def log_in(page, base: str, username: str) -> None:
+    """Log in through the form, whatever the page's language."""
+    from playwright.sync_api import expect
+
+    from tests.factories import PASSWORD
+
+    page.goto(base + "/accounts/login/")
+    page.locator("#id_username").fill(username)
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    expect(page.get_by_test_id("profile-link")).to_have_text(username)

@@ -6,19 +6,11 @@ from playwright.sync_api import Browser, Page, expect
 from gameplay.engine import get_game
 from gameplay.models import Match
 from tables import services as table_services
-from tests.browser.conftest import off_loop
+from tests.browser.conftest import log_in, off_loop
 from tests.conftest import ARTIFACTS
-from tests.factories import PASSWORD, make_user
+from tests.factories import make_user
 
 PHONE = {"width": 375, "height": 667}
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    expect(page.get_by_test_id("profile-link")).to_have_text(username)
 
 
 def seated_pair(game: str, options: dict):

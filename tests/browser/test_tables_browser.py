@@ -1,19 +1,12 @@
 """Two people in two browsers: a private table, an invitation, a bot, and the start."""
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tables.models import Table
+from tests.browser.conftest import log_in
 from tests.conftest import ARTIFACTS
-from tests.factories import PASSWORD, make_user
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.locator("#id_username").fill(username)
-    page.locator("#id_password").fill(PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    expect(page.get_by_test_id("profile-link")).to_have_text(username)
+from tests.factories import make_user
 
 
 @pytest.mark.django_db(transaction=True)

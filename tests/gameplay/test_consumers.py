@@ -7,38 +7,22 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 from django.utils import translation
 
-from config.asgi import application
 from gameplay import services
 from gameplay.engine import get_game
 from gameplay.models import Match, Move
 from gameplay.reasons import card_name
 from tables.models import Table
+from tests.channels import open_socket as open_table_socket
 from tests.factories import make_user
 from tests.gameplay.helpers import human_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
-
-
-def headers_for(user) -> list[tuple[bytes, bytes]]:
-    if user is None:
-        return ORIGIN
-    client = Client()
-    client.force_login(user)
-    return [*ORIGIN, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
-
 
 async def open_socket(table_id: int, user) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(
-        application, f"/ws/tables/{table_id}/", headers=await sync_to_async(headers_for)(user)
-    )
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
+    return await open_table_socket(f"/ws/tables/{table_id}/", user)
 
 
 def without_log(frame: str) -> str:

@@ -3,32 +3,14 @@
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from config.asgi import application
 from tables import services
+from tests.channels import communicator
+from tests.channels import open_socket as connect
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-HEADERS = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
-
-
-def session_headers(user) -> list[tuple[bytes, bytes]]:
-    """The headers a logged-in browser sends: a real session cookie, as the login view sets it."""
-    if user is None:
-        return HEADERS
-    client = Client()
-    client.force_login(user)
-    return [*HEADERS, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
-
-
-async def connect(path: str, user=None) -> WebsocketCommunicator:
-    headers = await sync_to_async(session_headers)(user)
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
 
 
 async def test_lobby_shows_a_new_table_and_its_filling_without_reload():
@@ -85,8 +67,7 @@ async def test_private_waiting_room_refuses_strangers_and_frames_are_not_acted_o
     table = await sync_to_async(services.table_create)(
         host=ana, game="classic", options={}, turn_clock=0, is_private=True
     )
-    headers = await sync_to_async(session_headers)(eva)
-    stranger = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
+    stranger = await communicator(f"/ws/tables/{table.pk}/", eva)
     connected, code = await stranger.connect()
     assert not connected and code == 4403
     host_view = await connect(f"/ws/tables/{table.pk}/", ana)

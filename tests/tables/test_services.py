@@ -19,16 +19,6 @@ AMERICANA_DEFAULTS = {
 }
 
 
-@pytest.fixture
-def ana(db):
-    return make_user("ana")
-
-
-@pytest.fixture
-def ion(db):
-    return make_user("ion")
-
-
 def new_table(host, game="americana", options=None, **extra) -> Table:
     kwargs = {"turn_clock": 45, "is_private": False, **extra}
     return services.table_create(host=host, game=game, options=options or {"players": 2}, **kwargs)

@@ -1,21 +1,10 @@
 """Every table page and its error paths, through the test client."""
 
-import pytest
 from django.urls import reverse
 
 from tables import services
 from tables.models import Table
 from tests.factories import make_user
-
-
-@pytest.fixture
-def ana(db):
-    return make_user("ana")
-
-
-@pytest.fixture
-def ion(db):
-    return make_user("ion")
 
 
 def create_form(**overrides) -> dict:
