@@ -17,21 +17,30 @@ logger = logging.getLogger(__name__)
 
 
 def start_embedded_worker() -> WorkController:
-    """Start the worker in a daemon thread and return once it consumes tasks."""
+    """Start the worker in a daemon thread and return once it consumes tasks.
+
+    The worker is built inside its own thread: Celery's Django fixup closes the database
+    connections of the thread that builds a worker, and those of the caller must survive.
+    """
     ready = threading.Event()
-    worker = WorkController(
-        app=app,
-        pool="solo",
-        concurrency=1,
-        hostname="embedded@localhost",
-        without_heartbeat=True,
-        without_mingle=True,
-        without_gossip=True,
-        ready_callback=lambda *args: ready.set(),
-    )
-    thread = threading.Thread(target=worker.start, name="celery-embedded", daemon=True)
-    thread.start()
+    built: list[WorkController] = []
+
+    def run() -> None:
+        worker = WorkController(
+            app=app,
+            pool="solo",
+            concurrency=1,
+            hostname="embedded@localhost",
+            without_heartbeat=True,
+            without_mingle=True,
+            without_gossip=True,
+            ready_callback=lambda *args: ready.set(),
+        )
+        built.append(worker)
+        worker.start()
+
+    threading.Thread(target=run, name="celery-embedded", daemon=True).start()
     if not ready.wait(timeout=30):
         raise RuntimeError("The embedded Celery worker did not start within 30 seconds.")
-    logger.info("Embedded Celery worker running in-process (in-memory broker).")
-    return worker
+    logger.info("Embedded Celery worker running in-process.")
+    return built[0]
