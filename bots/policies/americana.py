@@ -6,7 +6,8 @@ as in the engine, so sampling hidden hands stays cheap inside the search loop.
 
 import random
 
-from gameplay.engine.americana import HAND_SIZE
+from gameplay.engine.americana import HAND_SIZE, cards_of, mask_of
+from gameplay.engine.americana import fit_mask as fits
 from gameplay.engine.cards import SEVEN, SUIT_INDEX, SUITS, card
 
 from .americana_sim import (
@@ -18,29 +19,11 @@ from .americana_sim import (
     Simulator,
     charges,
     draw_cards,
-    fits,
 )
 from .search import Cost, best_action
 
 # Calibrated with the arena on a 2-core server (budget against measured decision times).
 COST = Cost(sample=20e-6, playout=10e-6, decision=1.5e-6)
-
-
-def _mask(cards: list[int]) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
-
-
-def _cards(mask: int) -> list[int]:
-    """The cards of a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _is_play(action: dict) -> bool:
@@ -158,7 +141,7 @@ class Knowledge:
         known = [c for c in taken if c >= 0]
         hand = self.seats[seat]
         hand.count += count
-        hand.known |= _mask(known)
+        hand.known |= mask_of(known)
         return count - len(known)
 
     def event(self, event: dict) -> None:
@@ -230,10 +213,10 @@ class Sampler:
         options = view["options"]
         deck = (1 << (54 if options["jokers"] else 52)) - 1
         self.me = view["seat"]
-        self.hand = _mask([card(c) for c in view["hand"]])
+        self.hand = mask_of([card(c) for c in view["hand"]])
         self.counts = view["hand_counts"]
         self.pile = [card(c) for c in view["pile"]]
-        unseen = deck & ~self.hand & ~_mask(self.pile)
+        unseen = deck & ~self.hand & ~mask_of(self.pile)
         players = len(self.counts)
         self.known = [0] * players
         self.void = [0] * players
@@ -251,7 +234,7 @@ class Sampler:
                 unseen &= ~(1 << c)
         for mask in self.known:
             unseen &= ~mask
-        self.pool = _cards(unseen)
+        self.pool = cards_of(unseen)
         # The most constrained hands pick first, from cards that agree with their inference.
         self.order = sorted(
             (s for s in range(players) if s != self.me),
@@ -276,11 +259,11 @@ class Sampler:
             void = self.void[seat]
             if void:
                 older = max(0, need - self.fresh[seat])
-                fitting = _mask([c for c in pool if not void >> c & 1][:older])
+                fitting = mask_of([c for c in pool if not void >> c & 1][:older])
                 pool = [c for c in pool if not fitting >> c & 1]
                 hand |= fitting
                 need -= fitting.bit_count()
-            hands[seat] = hand | _mask(pool[:need])
+            hands[seat] = hand | mask_of(pool[:need])
             del pool[:need]
         stock = [c if c >= 0 else pool.pop() for c in self.stock_known]  # top last
         return [hands, stock, self.pile, self.suit, self.owed, self.skip, self.seat, self.passes]

@@ -12,41 +12,23 @@ joker), the cards owed, the pending skip, the seat to act and the automatic pass
 
 import random
 
-from gameplay.engine.cards import ACE, CODES, JACK, KING, QUEEN, RANKS, SEVEN, SUIT_INDEX, SUITS, TWO, card
-
-_RANK_MASK = tuple(0b1111 << (4 * r) for r in range(13))
-SUIT_MASK = tuple(sum(1 << c for c in range(s, 52, 4)) for s in range(4))
-JOKERS = 0b11 << 52
-SEVENS, TWOS, JACKS, ACES = (_RANK_MASK[r] for r in (SEVEN, TWO, JACK, ACE))
-_COURT = {TWO: JACK, RANKS.index("3"): QUEEN, RANKS.index("4"): KING}
-_RANK_POINTS = (2, 3, 4, 5, 6, 20, 8, 9, 10, 10, 10, 10, 1)
-POINTS = (*(_RANK_POINTS[c >> 2] for c in range(52)), 50, 50)
+from gameplay.engine.americana import (
+    ACES,
+    FIT_COURT,
+    FIT_PLAIN,
+    JACKS,
+    POINTS,
+    SEVENS,
+    SUIT_MASK,
+    TWOS,
+    hand_value,
+)
+from gameplay.engine.americana import JOKER_MASK as JOKERS
+from gameplay.engine.cards import ACE, CODES, SUIT_INDEX, SUITS, card
 
 HANDS, STOCK, PILE, SUIT, OWED, SKIP, SEAT, PASSES = range(8)
 
-
-def fits(top: int, suit: int, court: bool) -> int:
-    """Every card that fits on ``top`` with ``suit`` in force (-1: none), nothing being owed."""
-    if top >= 52:
-        return (1 << 54) - 1
-    mask = SEVENS | JOKERS | _RANK_MASK[top >> 2]
-    if suit >= 0:
-        mask |= SUIT_MASK[suit]
-    if court and top >> 2 in _COURT:
-        mask |= _RANK_MASK[_COURT[top >> 2]]
-    return mask
-
-
-_FIT = {court: tuple(fits(t, s, court) for t in range(54) for s in range(-1, 4)) for court in (False, True)}
-
-
-def hand_value(hand: int) -> int:
-    total = 0
-    while hand:
-        low = hand & -hand
-        total += POINTS[low.bit_length() - 1]
-        hand ^= low
-    return total
+_FIT = {False: FIT_PLAIN, True: FIT_COURT}
 
 
 def charges(hands: list[int], out: int | None) -> list[int]:

@@ -52,38 +52,38 @@ PLAYING, AWAITING_DEAL, OVER = "playing", "awaiting_deal", "over"
 
 # --- Card masks --------------------------------------------------------------------------------------
 
-_RANK_MASK = tuple(0b1111 << (4 * r) for r in range(13))
-_SUIT_MASK = tuple(sum(1 << c for c in range(s, 52, 4)) for s in range(4))
-_JOKER_MASK = 0b11 << 52
+RANK_MASK = tuple(0b1111 << (4 * r) for r in range(13))
+SUIT_MASK = tuple(sum(1 << c for c in range(s, 52, 4)) for s in range(4))
+JOKER_MASK = 0b11 << 52
 _ALL = (1 << 54) - 1
-_TWOS, _SEVENS, _JACKS, _ACES = (_RANK_MASK[r] for r in (TWO, SEVEN, JACK, ACE))
+TWOS, SEVENS, JACKS, ACES = (RANK_MASK[r] for r in (TWO, SEVEN, JACK, ACE))
 # A round never opens on a card that does something, whatever the options.
-_BURIED_AT_DEAL = _SEVENS | _TWOS | _JACKS | _ACES | _JOKER_MASK
+_BURIED_AT_DEAL = SEVENS | TWOS | JACKS | ACES | JOKER_MASK
 # Court follows: the rank on top -> the court rank that may go on it.
-_COURT = {TWO: JACK, RANKS.index("3"): QUEEN, RANKS.index("4"): KING}
+COURT = {TWO: JACK, RANKS.index("3"): QUEEN, RANKS.index("4"): KING}
 
 _RANK_POINTS = (2, 3, 4, 5, 6, 20, 8, 9, 10, 10, 10, 10, 1)  # 2..10, J, Q, K, A; the seven is dear
-_POINTS = (*(_RANK_POINTS[c >> 2] for c in range(52)), 50, 50)
+POINTS = (*(_RANK_POINTS[c >> 2] for c in range(52)), 50, 50)
 
 
-def _fits(top: int, suit: int, court: bool) -> int:
+def fit_mask(top: int, suit: int, court: bool) -> int:
     """Mask of the cards that fit on ``top`` with ``suit`` in force (-1: none), nothing being owed."""
     if top >= 52:
         return _ALL  # the joker's five have been dealt with: anything goes
-    fits = _SEVENS | _JOKER_MASK | _RANK_MASK[top >> 2]
+    fits = SEVENS | JOKER_MASK | RANK_MASK[top >> 2]
     if suit >= 0:
-        fits |= _SUIT_MASK[suit]
-    if court and top >> 2 in _COURT:
-        fits |= _RANK_MASK[_COURT[top >> 2]]
+        fits |= SUIT_MASK[suit]
+    if court and top >> 2 in COURT:
+        fits |= RANK_MASK[COURT[top >> 2]]
     return fits
 
 
 # Indexed by ``top * 5 + suit + 1``; one table per "court follows" setting.
-_FIT_PLAIN = tuple(_fits(top, suit, False) for top in range(54) for suit in range(-1, 4))
-_FIT_COURT = tuple(_fits(top, suit, True) for top in range(54) for suit in range(-1, 4))
+FIT_PLAIN = tuple(fit_mask(top, suit, False) for top in range(54) for suit in range(-1, 4))
+FIT_COURT = tuple(fit_mask(top, suit, True) for top in range(54) for suit in range(-1, 4))
 
 
-def _cards_of(mask: int) -> list[int]:
+def cards_of(mask: int) -> list[int]:
     """The cards in a mask, lowest first."""
     cards = []
     while mask:
@@ -93,16 +93,16 @@ def _cards_of(mask: int) -> list[int]:
     return cards
 
 
-def _mask_of(cards: list[int]) -> int:
+def mask_of(cards: list[int]) -> int:
     mask = 0
     for c in cards:
         mask |= 1 << c
     return mask
 
 
-def _hand_value(hand: int) -> int:
+def hand_value(hand: int) -> int:
     """What a hand is charged at the end of a round."""
-    return sum(_POINTS[c] for c in _cards_of(hand))
+    return sum(POINTS[c] for c in cards_of(hand))
 
 
 # --- Options ----------------------------------------------------------------------------------------
@@ -125,11 +125,11 @@ class Options:
     @property
     def draw_cards(self) -> int:
         """Mask of the cards that make the next player take cards (and may answer such cards)."""
-        return _TWOS | (_JACKS if self.jack_draws_two else 0) | (_JOKER_MASK if self.jokers else 0)
+        return TWOS | (JACKS if self.jack_draws_two else 0) | (JOKER_MASK if self.jokers else 0)
 
     @property
     def fit_table(self) -> tuple[int, ...]:
-        return _FIT_COURT if self.court_follows else _FIT_PLAIN
+        return FIT_COURT if self.court_follows else FIT_PLAIN
 
 
 _OPTION_KEYS = ("players", "jokers", "jack_draws_two", "court_follows", "target")
@@ -161,7 +161,7 @@ DRAW = Action("draw")
 TAKE = Action("take")
 SIT_OUT = Action("sit_out")
 _PLAY = tuple(Action("play", c) for c in range(54))  # for a seven: one that has named no suit (never legal)
-_PLAY_SEVEN = {c: tuple(Action("play", c, s) for s in range(4)) for c in _cards_of(_SEVENS)}
+_PLAY_SEVEN = {c: tuple(Action("play", c, s) for s in range(4)) for c in cards_of(SEVENS)}
 
 
 def play_action(card_: int, suit: int = -1) -> Action:
@@ -175,7 +175,7 @@ def _play_actions(cards: int, into: list[Action]) -> None:
         low = cards & -cards
         c = low.bit_length() - 1
         cards ^= low
-        if low & _SEVENS:
+        if low & SEVENS:
             into.extend(_PLAY_SEVEN[c])
         else:
             into.append(_PLAY[c])
@@ -272,7 +272,7 @@ def _start_turn(state: State, seat: int, events: list[Event]) -> None:
 
 def _end_round(state: State, out: int | None, events: list[Event]) -> None:
     """Charge the hands, add up the totals, and end the match when a total reaches the target."""
-    values = [_hand_value(hand) for hand in state.hands]
+    values = [hand_value(hand) for hand in state.hands]
     if out is None:
         lowest = min(values)
         spared = values.count(lowest) == 1
@@ -294,7 +294,7 @@ def _end_round(state: State, out: int | None, events: list[Event]) -> None:
             "out": out,
             "charges": list(charges),
             "totals": list(state.totals),
-            "hands": [[CODES[c] for c in _cards_of(hand)] for hand in state.hands],
+            "hands": [[CODES[c] for c in cards_of(hand)] for hand in state.hands],
         }
     )
     if over:
@@ -328,7 +328,7 @@ def _deal(state: State, deal: dict | None, dealer: int, events: list[Event]) -> 
     if deal is None:
         deck = list(range(options.deck_size))
         state.rng.shuffle(deck)
-        hands = [_mask_of(deck[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(players)]
+        hands = [mask_of(deck[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(players)]
         stock = deck[HAND_SIZE * players :]
         turned = stock.pop()
         buried = []
@@ -398,7 +398,7 @@ def _parse_layout(options: Options, data: dict) -> tuple[list[int], list[int], l
     missing = sorted(set(range(options.deck_size)) - set(everything))
     if missing:
         raise ValueError(f"The whole deck must be used; missing {', '.join(CODES[c] for c in missing)}.")
-    return [_mask_of(hand) for hand in hands], stock[::-1], pile
+    return [mask_of(hand) for hand in hands], stock[::-1], pile
 
 
 # --- Readable rules ---------------------------------------------------------------------------------
@@ -579,7 +579,7 @@ class Americana:
             _play_actions(hand & state.options.draw_cards, actions)
             actions.append(TAKE)
         elif state.skip:
-            _play_actions(hand & _ACES, actions)
+            _play_actions(hand & ACES, actions)
             actions.append(SIT_OUT)
         else:
             _play_actions(hand & state.options.fit_table[state.pile[-1] * 5 + state.suit + 1], actions)
@@ -646,7 +646,7 @@ class Americana:
             "round": state.round,
             "dealer": state.dealer,
             "to_act": state.to_act,
-            "hand": None if seat is None else [CODES[c] for c in _cards_of(state.hands[seat])],
+            "hand": None if seat is None else [CODES[c] for c in cards_of(state.hands[seat])],
             "hand_counts": [hand.bit_count() for hand in state.hands],
             "stock_count": len(state.stock),
             "pile": [CODES[c] for c in state.pile],
@@ -664,7 +664,7 @@ class Americana:
             "winners": _winners(state),
             "losers": _losers(state),
             # Laid open once the round is over, for everyone to check the charges.
-            "hands": [[CODES[c] for c in _cards_of(hand)] for hand in state.hands] if finished else None,
+            "hands": [[CODES[c] for c in cards_of(hand)] for hand in state.hands] if finished else None,
         }
 
     # Serialisation
@@ -678,7 +678,7 @@ class Americana:
             "dealer": state.dealer,
             "phase": state.phase,
             "to_act": state.to_act,
-            "hands": [[CODES[c] for c in _cards_of(hand)] for hand in state.hands],
+            "hands": [[CODES[c] for c in cards_of(hand)] for hand in state.hands],
             "stock": [CODES[c] for c in reversed(state.stock)],  # top first, as in a deal
             "pile": [CODES[c] for c in state.pile],
             "suit": _suit_json(state.suit),
@@ -820,7 +820,7 @@ class Americana:
             # the other action (take, sit out, draw); ``named`` is a seven's suit (-1: not chosen yet).
             named = -1
             if owed or skip:
-                cards = hand & (draw_cards if owed else _ACES)
+                cards = hand & (draw_cards if owed else ACES)
                 count = cards.bit_count()
                 legal = count + 1
                 pick = int(uniform() * (count if rollout else legal))
@@ -834,7 +834,7 @@ class Americana:
                     seat = seat + 1 if seat + 1 < players else 0
                     continue
                 count = cards.bit_count()
-                sevens = cards & _SEVENS
+                sevens = cards & SEVENS
                 held_sevens = sevens.bit_count()
                 legal = count + 3 * held_sevens + can_draw  # a seven is one action per suit it may name
                 if rollout:
@@ -858,7 +858,7 @@ class Americana:
                     cards &= cards - 1
                 low = cards & -cards
                 c = low.bit_length() - 1
-                if low & _SEVENS and named < 0:
+                if low & SEVENS and named < 0:
                     named = int(uniform() * 4)
                 if record is not None:
                     record.append((_PLAY_SEVEN[c][named] if named >= 0 else _PLAY[c], legal))
@@ -873,7 +873,7 @@ class Americana:
                     suit = named if named >= 0 else c & 3
                     if low & draw_cards:
                         owed += 2
-                    elif low & _ACES:
+                    elif low & ACES:
                         skip = True
                 if not hand:
                     out = seat
@@ -908,7 +908,7 @@ class Americana:
             "round": state.round,
             "to_act": state.to_act,
             "legal": sorted_action_json(self, self.legal_actions(state)),
-            "hands": [[CODES[c] for c in _cards_of(hand)] for hand in state.hands],
+            "hands": [[CODES[c] for c in cards_of(hand)] for hand in state.hands],
             "stock_count": len(state.stock),
             "pile_count": len(state.pile),
             "top": CODES[state.pile[-1]],
