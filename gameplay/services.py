@@ -267,11 +267,6 @@ def match_abandon_if_deserted(*, match_id: int) -> bool:
     return True
 
 
-def match_state(match: Match):
-    """The live engine state of a match, rebuilt from its snapshot."""
-    return get_game(match.game).state_from_json(match.state)
-
-
 @transaction.atomic
 def match_abort(*, match: Match, reason: str) -> Match:
     """Stop a running match for good, recording why (a moderator, an abandoned table)."""
