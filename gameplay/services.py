@@ -145,24 +145,24 @@ def act(
     Move.objects.create(
         match=match, seq=seq, seat=seat, action=game.action_to_json(parsed), events=happened, actor=actor
     )
-    finished_round = game.awaiting_deal(state) or game.is_over(state)
-    if finished_round:
-        _record_round(match, game, state)
-    if game.is_over(state):
-        _finish(match, game, state)
-    _save(match, game, state, lobby=game.is_over(state))
+    over = game.is_over(state)
+    if over or game.awaiting_deal(state):
+        public = game.view(state, None)
+        _record_round(match, game.round_number(state), public)
+        if over:
+            _finish(match, public)
+    _save(match, game, state, lobby=over)
     return ActResult(match_id=match.pk, version=match.version, events=happened)
 
 
-def _record_round(match: Match, game, state) -> None:
-    public = game.view(state, None)
+def _record_round(match: Match, number: int, public: dict) -> None:
+    """One score-sheet row, from the public view of the round just finished."""
     summary = {key: public[key] for key in ROUND_SUMMARY_KEYS[match.game]}
-    RoundResult.objects.create(match=match, number=game.round_number(state), summary=summary)
+    RoundResult.objects.create(match=match, number=number, summary=summary)
 
 
-def _finish(match: Match, game, state) -> None:
+def _finish(match: Match, public: dict) -> None:
     """The match is decided: record the result and free the table for a rematch."""
-    public = game.view(state, None)
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
     match.result = {
