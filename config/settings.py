@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "tables",
     "gameplay",
     "bots",
+    "history",
 ]
 
 MIDDLEWARE = [

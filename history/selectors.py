@@ -1,0 +1,572 @@
+"""Reads for looking back: a player's matches, a match's score sheet, its replay, a player's profile.
+
+Nothing here writes. A replay rebuilds every state of a match from (options, seed, moves) with the
+engine, as DESIGN.md promises, and only once the match is over: then laying every hand open tells
+nobody anything they could still use.
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+from functools import reduce
+from operator import or_
+from statistics import fmean
+from typing import Any
+
+from django.db.models import BooleanField, Case, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from gameplay import narration
+from gameplay.engine import IllegalAction, get_game
+from gameplay.engine.classic import MATCHES as CLASSIC_MATCHES
+from gameplay.engine.core import act as engine_act
+from gameplay.models import Match, Move, RoundResult
+from gameplay.reasons import card_name, suit_name
+from gameplay.selectors import seat_name
+from tables.models import Game, Seat, Table
+
+MAX_SEATS = 4
+PLAYING, FINISHED, ABORTED = Match.Status.PLAYING, Match.Status.FINISHED, Match.Status.ABORTED
+OUTCOMES = ("won", "lost", "no_winner", "abandoned")
+"""The results "My matches" filters by, as the player sees their own match."""
+RECENT = 10
+
+
+# --- Who sat where, and who may look ---------------------------------------------------------------
+
+
+def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
+    return matches.select_related("table").prefetch_related(
+        Prefetch("table__seats", queryset=Seat.objects.select_related("user").order_by("position"))
+    )
+
+
+def match_detail(*, match_id: int) -> Match | None:
+    """A match with its table and seats (the seats of a table are the players of its one match)."""
+    return _with_seats(Match.objects.filter(pk=match_id)).first()
+
+
+def seat_of(match: Match, user) -> int | None:
+    """The seat ``user`` held in ``match``, or None for a spectator."""
+    if not user.is_authenticated:
+        return None
+    return next((seat.position for seat in match.table.seats.all() if seat.user_id == user.pk), None)
+
+
+def can_view(*, match: Match, user) -> bool:
+    """Its players see a match; anyone logged in sees a public table's; moderators see all."""
+    if not user.is_authenticated:
+        return False
+    return user.is_staff or not match.table.is_private or seat_of(match, user) is not None
+
+
+def sides_of(game: str, names: list[str]) -> list[str]:
+    """Who scores together: each seat, or in four-player classic the partners facing (0+2 v 1+3)."""
+    if game == Game.CLASSIC and len(names) == 4:
+        return [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
+    return names
+
+
+def _side_of(game: str, players: int, seat: int) -> int:
+    return seat % 2 if game == Game.CLASSIC and players == 4 else seat
+
+
+def _names(match: Match) -> list[str]:
+    return [seat_name(seat) for seat in match.table.seats.all()]
+
+
+def outcome_of(match: Match, seat: int | None) -> str:
+    """How the match came out for ``seat``: won, lost, no_winner, abandoned, or playing."""
+    if match.status == ABORTED:
+        return "abandoned"
+    if match.status == PLAYING:
+        return "playing"
+    winners = match.result["winners"]
+    if not winners:
+        return "no_winner"
+    return "won" if seat in winners else "lost"
+
+
+def outcome_label(outcome: str) -> str:
+    return {
+        "won": _("won"),
+        "lost": _("lost"),
+        "no_winner": _("no winner"),
+        "abandoned": _("abandoned"),
+        "playing": _("still playing"),
+    }[outcome]
+
+
+def result_text(match: Match, names: list[str]) -> str:
+    """The match's result in one sentence, for everyone."""
+    if match.status == ABORTED:
+        return _("The match was stopped: %(reason)s") % {"reason": _(match.abort_reason)}
+    if match.status == PLAYING:
+        return _("The match is still being played.")
+    winners = match.result["winners"]
+    if not winners:
+        return _("No winner: the best totals are level.")
+    sides = sides_of(match.game, names)
+    side = sides[_side_of(match.game, len(names), winners[0])]
+    if len(sides) != len(names):
+        return _("%(name)s win the match.") % {"name": side}
+    return _("%(name)s wins the match.") % {"name": side}
+
+
+def _duration(match: Match) -> timedelta | None:
+    return match.finished_at - match.started_at if match.finished_at else None
+
+
+def _counts_games(match: Match) -> bool:
+    """A classic match decided by games won rather than by points."""
+    return match.game == Game.CLASSIC and str(match.options.get("match", "")).startswith("games")
+
+
+def goal_text(match: Match) -> str:
+    """What the match is played to: Americana's target, classic's points or games."""
+    if match.game == Game.AMERICANA:
+        return _("target %(target)d") % {"target": match.options["target"]}
+    kind, number = CLASSIC_MATCHES[match.options["match"]]
+    if kind == "points":
+        return _("points to %(target)d") % {"target": number}
+    return ngettext("first to win %(count)d game", "first to win %(count)d games", number) % {"count": number}
+
+
+# --- My matches --------------------------------------------------------------------------------------
+
+
+@dataclass
+class MatchRow:
+    """One line of a match list, seen by one player."""
+
+    match: Match
+    outcome: str
+    outcome_label: str
+    opponents: list[str]
+    scores: list[tuple[str, int]]
+    """Each side and its final (or current) total; games won for a classic match played to games."""
+    duration: timedelta | None
+
+
+def _among(field_path: str) -> Q:
+    """The annotated ``my_seat`` is one of the seats in the JSON list ``field_path`` (one seat, or a team)."""
+    return reduce(
+        or_,
+        (
+            Q(my_seat=seat) & (Q(**{f"{field_path}__0": seat}) | Q(**{f"{field_path}__1": seat}))
+            for seat in range(MAX_SEATS)
+        ),
+    )
+
+
+def _annotate_player(matches: QuerySet[Match], user) -> QuerySet[Match]:
+    """Each match with ``my_seat`` (the seat ``user`` held) and ``i_won``."""
+    my_seat = Seat.objects.filter(table_id=OuterRef("table_id"), user=user).values("position")[:1]
+    return matches.annotate(my_seat=Subquery(my_seat)).annotate(
+        i_won=Case(
+            When(Q(status=FINISHED) & _among("result__winners"), then=Value(True)),
+            default=Value(False),
+            output_field=BooleanField(),
+        )
+    )
+
+
+_OUTCOME_FILTERS = {
+    "won": Q(i_won=True),
+    "lost": Q(status=FINISHED, i_won=False) & ~Q(result__winners=[]),
+    "no_winner": Q(status=FINISHED, result__winners=[]),
+    "abandoned": Q(status=ABORTED),
+}
+
+
+def matches_of(*, user, game: str | None = None, outcome: str | None = None) -> QuerySet[Match]:
+    """Every match ``user`` sat in, newest first, of ``game`` and with ``outcome`` for them when given."""
+    matches = _annotate_player(Match.objects.filter(table__seats__user=user), user)
+    if game:
+        matches = matches.filter(game=game)
+    if outcome:
+        matches = matches.filter(_OUTCOME_FILTERS[outcome])
+    return _with_seats(matches).order_by("-started_at", "-pk")
+
+
+def match_rows(matches, user) -> list[MatchRow]:
+    """Rows for matches annotated by ``matches_of`` (for ``user``)."""
+    rows = []
+    for match in matches:
+        names = _names(match)
+        outcome = outcome_of(match, match.my_seat)
+        totals = match.state["games_won" if _counts_games(match) else "totals"]
+        rows.append(
+            MatchRow(
+                match=match,
+                outcome=outcome,
+                outcome_label=outcome_label(outcome),
+                opponents=[name for seat, name in enumerate(names) if seat != match.my_seat],
+                scores=list(zip(sides_of(match.game, names), totals, strict=True)),
+                duration=_duration(match),
+            )
+        )
+    return rows
+
+
+# --- The score sheet ---------------------------------------------------------------------------------
+
+
+@dataclass
+class SheetCell:
+    """One side in one row: what it was charged or scored then, and its running total."""
+
+    value: int
+    total: int
+    went_out: bool = False
+    reached: bool = False
+    won: bool = False
+    games_won: int | None = None
+
+
+@dataclass
+class SheetRow:
+    number: int
+    cells: list[SheetCell]
+    note: str
+    """Who went out or "nobody out" (Americana); the deal's winner or "a tie" (classic)."""
+    dealer: str = ""
+    reached: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ScoreSheet:
+    match: Match
+    game: str
+    names: list[str]
+    sides: list[str]
+    goal: str
+    rows: list[SheetRow]
+    totals: list[int]
+    games_won: list[int] | None
+    result: str
+    counts_games: bool
+
+    @property
+    def final(self) -> list[tuple[int, int | None]]:
+        """Each side's final total and (classic) games won."""
+        return list(zip(self.totals, self.games_won or [None] * len(self.totals), strict=True))
+
+    @property
+    def column_count(self) -> int:
+        per_side = 2 if self.game == Game.AMERICANA else 3
+        return per_side * len(self.sides) + (3 if self.game == Game.AMERICANA else 2)
+
+
+def score_sheet(match: Match) -> ScoreSheet:
+    """One row per round (Americana) or deal (classic) from the rows recorded as each ended."""
+    names = _names(match)
+    sides = sides_of(match.game, names)
+    rows = [
+        _americana_row(r.number, r.summary, names, match.options["target"])
+        if match.game == Game.AMERICANA
+        else _classic_row(r.number, r.summary, sides)
+        for r in RoundResult.objects.filter(match=match).order_by("number")
+    ]
+    return ScoreSheet(
+        match=match,
+        game=match.game,
+        names=names,
+        sides=sides,
+        goal=goal_text(match),
+        rows=rows,
+        totals=list(match.state["totals"]),
+        games_won=list(match.state["games_won"]) if match.game == Game.CLASSIC else None,
+        result=result_text(match, names),
+        counts_games=_counts_games(match),
+    )
+
+
+def _americana_row(number: int, summary: dict, names: list[str], target: int) -> SheetRow:
+    out = summary["out"]
+    before = [total - charge for total, charge in zip(summary["totals"], summary["charges"], strict=True)]
+    cells = [
+        SheetCell(value=charge, total=total, went_out=seat == out, reached=total >= target > before[seat])
+        for seat, (charge, total) in enumerate(zip(summary["charges"], summary["totals"], strict=True))
+    ]
+    note = _("nobody out") if out is None else _("%(name)s went out") % {"name": names[out]}
+    return SheetRow(
+        number=number,
+        cells=cells,
+        note=note,
+        dealer=names[summary["dealer"]],
+        reached=[names[seat] for seat, cell in enumerate(cells) if cell.reached],
+    )
+
+
+def _classic_row(number: int, summary: dict, sides: list[str]) -> SheetRow:
+    winner = summary["deal_winner"]
+    cells = [
+        SheetCell(value=points, total=total, won=side == winner, games_won=games)
+        for side, (points, total, games) in enumerate(
+            zip(summary["deal_points"], summary["totals"], summary["games_won"], strict=True)
+        )
+    ]
+    note = _("a tie") if winner is None else _("%(name)s won the deal") % {"name": sides[winner]}
+    return SheetRow(number=number, cells=cells, note=note)
+
+
+# --- The replay ---
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+@dataclass(frozen=True)
+class CardLabel:
+    """A card as the replay writes it: "10♥" (or a joker), its colour, and its name read aloud."""
+
+    text: str
+    red: bool
+    joker: bool
+    spoken: str
+
+
+def card_label(code: str) -> CardLabel:
+    if code in ("XR", "XB"):
+        return CardLabel(text="🃏", red=code == "XR", joker=True, spoken=card_name(code))
+    return CardLabel(
+        text=code[:-1] + SUIT_SYMBOLS[code[-1]], red=code[-1] in "HD", joker=False, spoken=card_name(code)
+    )
+
+
+@dataclass(frozen=True)
+class SuitLabel:
+    symbol: str
+    name: str
+
+
+def suit_label(code: str | None) -> SuitLabel | None:
+    return SuitLabel(symbol=SUIT_SYMBOLS[code], name=suit_name(code)) if code else None
+
+
+class ReplayUnavailable(Exception):
+    """The moves on record do not lead to the match's saved state (it was edited): nothing to replay."""
+
+
+@dataclass
+class ReplaySeat:
+    name: str
+    is_bot: bool
+    hand: list[CardLabel]
+    to_act: bool
+    score: int | None
+    """Americana: the running total; classic: the points captured this deal."""
+    charge: int | None = None
+
+
+@dataclass
+class ReplayStep:
+    """The table after one step of a finished match: every hand face up, and what just happened."""
+
+    index: int
+    last: int
+    kind: str
+    """"deal" (a round or deal begins) or "move"."""
+    round: int
+    who: str
+    actor: str
+    """Who made the move: "player", "bot" or "takeover" (a bot standing in); "" for a deal."""
+    lines: list[str]
+    seats: list[ReplaySeat]
+    public: dict[str, Any]
+    boundaries: list[tuple[int, int]]
+    """(round or deal number, index of the step that deals it), to jump between them."""
+    standings: list[tuple[str, int, int | None]]
+    """Each side's running total and (classic) games won so far."""
+    trick: list[tuple[CardLabel, str, bool]] = field(default_factory=list)
+    """Classic: the cards on the table, who played each, and whether it holds the trick."""
+    top: CardLabel | None = None
+    """Americana: the pile's top card, and the suit in force (None after a joker)."""
+    suit: SuitLabel | None = None
+
+    @property
+    def remaining(self) -> int:
+        """Steps after this one (0 at the end)."""
+        return self.last - self.index
+
+
+def replayable(match: Match) -> bool:
+    """Only a match that is over may be replayed: nobody opens the hands of a live one."""
+    return match.status != PLAYING
+
+
+def _walk(match: Match, moves: list[Move]) -> Iterator[tuple[Move | None, list[dict], Any]]:
+    """Every step of the match: (the move, or None for a deal; its public events; the state after it).
+
+    The state is one object changed in place: read what you need before asking for the next step.
+    A round is dealt only when a later move needs it, as ``round_deal_next`` did, so a match stopped
+    between rounds ends where it stopped.
+    """
+    game = get_game(match.game)
+    try:
+        state = game.new_match(game.options_from_json(match.options), match.seed)
+        yield None, [], state
+        for move in moves:
+            if game.awaiting_deal(state):
+                yield None, game.next_round(state), state
+            yield move, engine_act(game, state, move.seat, game.action_from_json(move.action)), state
+    except (IllegalAction, ValueError) as error:
+        raise ReplayUnavailable(str(error)) from None
+    if game.state_to_json(state) != match.state:
+        raise ReplayUnavailable("The moves on record do not lead to the saved state.")
+
+
+def replay_step(match: Match, index: int) -> ReplayStep:
+    """The table at step ``index`` (clamped to the match), rebuilt from the first deal.
+
+    Call only for a ``replayable`` match. Raises ``ReplayUnavailable`` when the record does not replay.
+    """
+    if not replayable(match):
+        raise ValueError("A match still being played has no replay.")
+    game = get_game(match.game)
+    names = _names(match)
+    bots = [seat.is_bot for seat in match.table.seats.all()]
+    moves = list(Move.objects.filter(match=match).order_by("seq"))
+    wanted = max(0, index)
+    boundaries: list[tuple[int, int]] = []
+    step: ReplayStep | None = None
+    for count, (move, events, state) in enumerate(_walk(match, moves)):
+        if move is None:
+            boundaries.append((game.round_number(state), count))
+        if count == wanted:
+            step = _snapshot(game, state, move, events, names, bots, count)
+    if step is None:  # an index past the end: the last step, whose state the loop still holds
+        step = _snapshot(game, state, move, events, names, bots, count)
+    step.last = count
+    step.boundaries = boundaries
+    games_won = step.public.get("games_won") or [None] * len(step.public["totals"])
+    step.standings = list(zip(sides_of(match.game, names), step.public["totals"], games_won, strict=True))
+    return step
+
+
+def _snapshot(
+    game, state, move: Move | None, events: list[dict], names: list[str], bots: list[bool], index: int
+) -> ReplayStep:
+    game_name = game.name
+    public = game.view(state, None)
+    hands = game.state_to_json(state)["hands"]
+    to_act = public["to_act"]
+    if game_name == Game.AMERICANA:
+        scores = public["totals"]
+        charges = public["charges"] or [None] * len(names)
+    else:
+        scores = public["captured"]
+        charges = [None] * len(names)
+    seats = [
+        ReplaySeat(
+            name=name,
+            is_bot=bots[seat],
+            hand=[card_label(code) for code in hands[seat]],
+            to_act=seat == to_act,
+            score=scores[seat],
+            charge=charges[seat],
+        )
+        for seat, name in enumerate(names)
+    ]
+    round_number = game.round_number(state)
+    if move is None:
+        lines = [_deal_line(game_name, public, names, round_number)]
+        who, actor = "", ""
+    else:
+        lines = [line for event in events if (line := narration.describe(event, names))]
+        who, actor = names[move.seat], move.actor
+    return ReplayStep(
+        index=index,
+        last=index,
+        kind="deal" if move is None else "move",
+        round=round_number,
+        who=who,
+        actor=actor,
+        lines=lines,
+        seats=seats,
+        public=public,
+        boundaries=[],
+        standings=[],
+        trick=_trick(public, names) if game_name == Game.CLASSIC else [],
+        top=card_label(public["top"]) if game_name == Game.AMERICANA else None,
+        suit=suit_label(public["suit"]) if game_name == Game.AMERICANA else None,
+    )
+
+
+def _trick(public: dict, names: list[str]) -> list[tuple[CardLabel, str, bool]]:
+    """The classic trick in play order; the card holding it is the holder's last cutting card."""
+    holding = max(
+        (i for i, p in enumerate(public["trick"]) if p["cuts"] and p["seat"] == public["holder"]), default=-1
+    )
+    return [(card_label(p["card"]), names[p["seat"]], i == holding) for i, p in enumerate(public["trick"])]
+
+
+def _deal_line(game_name: str, public: dict, names: list[str], number: int) -> str:
+    if game_name == Game.AMERICANA:
+        return _("Round %(round)d is dealt by %(name)s; the first card is %(card)s.") % {
+            "round": number,
+            "name": names[public["dealer"]],
+            "card": card_name(public["pile"][0]),
+        }
+    return _("Deal %(deal)d is dealt; %(name)s leads.") % {"deal": number, "name": names[public["leader"]]}
+
+
+# --- A player's profile ------------------------------------------------------------------------------
+
+
+@dataclass
+class GameStats:
+    game: str
+    label: str
+    played: int
+    won: int
+    abandoned: int
+    average: float | None
+    """Americana: the average charge per round; classic: the average points captured per deal."""
+
+
+@dataclass
+class Profile:
+    player: Any
+    stats: list[GameStats]
+    recent: list[MatchRow]
+
+
+def _average(player, game: str) -> float | None:
+    key = "charges" if game == Game.AMERICANA else "captured"
+    seat = Seat.objects.filter(table_id=OuterRef("match__table_id"), user=player).values("position")[:1]
+    rows = (
+        RoundResult.objects.filter(match__game=game, match__table__seats__user=player)
+        .annotate(seat=Subquery(seat))
+        .values_list(f"summary__{key}", "seat")
+    )
+    values = [per_seat[position] for per_seat, position in rows]
+    return round(fmean(values), 1) if values else None
+
+
+def player_profile(*, player, viewer) -> Profile:
+    """What anyone logged in may read about ``player``: counts per game, averages, recent matches.
+
+    The recent matches are those ``viewer`` may open: public tables, and private ones they sat at.
+    """
+    matches = matches_of(user=player)
+    stats = []
+    for game, label in Game.choices:
+        mine = matches.filter(game=game)
+        stats.append(
+            GameStats(
+                game=game,
+                label=str(label),
+                played=mine.filter(status=FINISHED).count(),
+                won=mine.filter(i_won=True).count(),
+                abandoned=mine.filter(status=ABORTED).count(),
+                average=_average(player, game),
+            )
+        )
+    recent = matches
+    if viewer.pk != player.pk and not viewer.is_staff:
+        recent = recent.filter(
+            Q(table__is_private=False) | Q(table__in=Table.objects.filter(seats__user=viewer))
+        )
+    return Profile(player=player, stats=stats, recent=match_rows(recent[:RECENT], player))

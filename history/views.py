@@ -1,0 +1,112 @@
+"""Looking back: my matches, a match's score sheet (page and CSV), its replay, a player's profile."""
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET
+
+from gameplay.models import Match
+from tables.models import Game
+
+from . import selectors
+from .export import sheet_csv
+
+PAGE_SIZE = 20
+OUTCOME_CHOICES = [
+    ("won", _("won")),
+    ("lost", _("lost")),
+    ("no_winner", _("no winner")),
+    ("abandoned", _("abandoned")),
+]
+
+
+def _viewable_match(request: HttpRequest, match_id: int) -> tuple[Match | None, HttpResponse | None]:
+    """The match if this visitor may see it; otherwise the page that says why (404 or 403)."""
+    match = selectors.match_detail(match_id=match_id)
+    if match is None:
+        raise Http404
+    if not selectors.can_view(match=match, user=request.user):
+        return None, render(request, "history/private.html", {"match": match}, status=403)
+    return match, None
+
+
+@login_required
+@require_GET
+def my_matches(request: HttpRequest) -> HttpResponse:
+    """Every match the player sat in, newest first, filtered by game and by how it went for them."""
+    game = request.GET.get("game") if request.GET.get("game") in Game.values else ""
+    outcome = request.GET.get("result") if request.GET.get("result") in selectors.OUTCOMES else ""
+    matches = selectors.matches_of(user=request.user, game=game or None, outcome=outcome or None)
+    page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = "&".join(f"{key}={value}" for key, value in (("game", game), ("result", outcome)) if value)
+    context = {
+        "page": page,
+        "rows": selectors.match_rows(page.object_list, request.user),
+        "game": game,
+        "outcome": outcome,
+        "games": Game.choices,
+        "outcomes": OUTCOME_CHOICES,
+        "query": query,
+    }
+    return render(request, "history/my_matches.html", context)
+
+
+@login_required
+@require_GET
+def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
+    match, refusal = _viewable_match(request, match_id)
+    if refusal:
+        return refusal
+    sheet = selectors.score_sheet(match)
+    seat = selectors.seat_of(match, request.user)
+    context = {
+        "match": match,
+        "sheet": sheet,
+        "my_outcome": selectors.outcome_label(selectors.outcome_of(match, seat)) if seat is not None else "",
+        "seats_named": list(zip(match.table.seats.all(), sheet.names, strict=True)),
+        "replayable": selectors.replayable(match),
+    }
+    return render(request, "history/match.html", context)
+
+
+@login_required
+@require_GET
+def sheet_download(request: HttpRequest, match_id: int) -> HttpResponse:
+    match, refusal = _viewable_match(request, match_id)
+    if refusal:
+        return refusal
+    response = HttpResponse(sheet_csv(selectors.score_sheet(match)), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="septica-match-{match.pk}.csv"'
+    return response
+
+
+@login_required
+@require_GET
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """One step of a finished match's replay; htmx asks for the step alone."""
+    match, refusal = _viewable_match(request, match_id)
+    if refusal:
+        return refusal
+    if not selectors.replayable(match):
+        return render(request, "history/replay_live.html", {"match": match}, status=403)
+    try:
+        index = int(request.GET.get("step", 0))
+    except ValueError:
+        index = 0
+    try:
+        step = selectors.replay_step(match, index)
+    except selectors.ReplayUnavailable:
+        return render(request, "history/replay_unavailable.html", {"match": match}, status=409)
+    template = "history/replay.html#step" if request.htmx else "history/replay.html"
+    return render(request, template, {"match": match, "step": step})
+
+
+@login_required
+@require_GET
+def player_profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(get_user_model(), username=username)
+    profile = selectors.player_profile(player=player, viewer=request.user)
+    return render(request, "history/player.html", {"profile": profile})
