@@ -1,0 +1,112 @@
+"""After playing, a player finds the match, reads and downloads its score sheet, prints it, and
+replays it move by move with the keyboard, in English and in Romanian."""
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from gameplay.models import Match
+from tests.browser.conftest import log_in, off_loop
+from tests.conftest import ARTIFACTS
+from tests.factories import make_user
+from tests.history.helpers import play_out, seated_match
+
+
+def played_match() -> Match:
+    """Ana and Ion play a private Americana match to its end (nobody else: no bot turns are queued)."""
+    people = [make_user("ana"), make_user("ion")]
+    return play_out(seated_match("americana", people, {"players": 2}, private=True))
+
+
+def counter(page: Page):
+    return page.get_by_test_id("step-counter")
+
+
+def csp_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_finds_reads_downloads_and_replays_a_match(browser: Browser, live_server_url: str):
+    match = off_loop(played_match)
+    last = match.moves.count() + match.rounds.count() - 1
+    page = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844}).new_page()
+    errors = csp_errors(page)
+    log_in(page, live_server_url, "ana")
+
+    page.get_by_test_id("my-matches-link").click()
+    row = page.locator(f'tr[data-match="{match.pk}"]')
+    expect(row).to_contain_text("ion")
+    page.screenshot(path=ARTIFACTS / "history-my-matches-en.png", full_page=True)
+    row.locator("a").first.click()
+
+    sheet = page.get_by_test_id("score-sheet")
+    expect(sheet.locator("tbody tr")).to_have_count(match.rounds.count())
+    expect(sheet.locator("tfoot")).to_contain_text(str(match.result["totals"][0]))
+    page.screenshot(path=ARTIFACTS / "history-score-sheet-en.png", full_page=True)
+    with page.expect_download() as download:
+        page.get_by_test_id("csv-link").click()
+    text = download.value.path().read_text(encoding="utf-8-sig")
+    assert text.startswith("Round,Dealer,Went out,ana: charged,ana: total,ion: charged,ion: total")
+    assert len(text.splitlines()) == match.rounds.count() + 3
+
+    page.emulate_media(media="print")
+    expect(page.locator(".site-header")).to_be_hidden()
+    expect(page.get_by_test_id("csv-link")).to_be_hidden()
+    expect(sheet).to_be_visible()
+    page.screenshot(path=ARTIFACTS / "history-score-sheet-print.png", full_page=True)
+    page.emulate_media(media="screen")
+
+    page.get_by_test_id("replay-link").click()
+    expect(counter(page)).to_have_text(f"Step 0 of {last}")
+    expect(page.get_by_test_id("replay-what")).to_contain_text("Round 1 begins")
+    expect(page.get_by_test_id("replay-seats").locator(".rcard")).to_have_count(10)  # both hands, face up
+    page.keyboard.press("ArrowRight")
+    expect(counter(page)).to_have_text(f"Step 1 of {last}")
+    first = match.moves.get(seq=1)
+    expect(page.get_by_test_id("replay-what")).to_contain_text(["ana", "ion"][first.seat])
+    assert page.evaluate("document.activeElement.dataset.key") == "ArrowRight"
+    page.keyboard.press("ArrowRight")
+    expect(counter(page)).to_have_text(f"Step 2 of {last}")
+    expect(page).to_have_url(re.compile(r"step=2$"))
+    page.keyboard.press("ArrowLeft")
+    expect(counter(page)).to_have_text(f"Step 1 of {last}")
+    page.get_by_role("link", name="Forward").click()
+    expect(counter(page)).to_have_text(f"Step 2 of {last}")
+    page.screenshot(path=ARTIFACTS / "history-replay-en.png", full_page=True)
+    page.keyboard.press("End")
+    expect(counter(page)).to_have_text(f"Step {last} of {last}")
+    expect(page.get_by_test_id("replay-what")).to_contain_text("The match is over.")
+    expect(page.locator("#replay-announce")).to_contain_text("The match is over.")
+    page.screenshot(path=ARTIFACTS / "history-replay-end-en.png", full_page=True)
+    page.keyboard.press("Home")
+    expect(counter(page)).to_have_text(f"Step 0 of {last}")
+
+    page.goto(f"{live_server_url}/players/ion/")
+    stats = page.get_by_test_id("player-stats").locator('tr[data-game="americana"] td')
+    expect(stats.nth(0)).to_have_text("1")  # played
+    expect(page.get_by_test_id("match-list").locator(f'tr[data-match="{match.pk}"]')).to_be_visible()
+    page.screenshot(path=ARTIFACTS / "history-profile-en.png", full_page=True)
+    assert not [error for error in errors if "Content Security Policy" in error]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_replay_in_romanian(browser: Browser, live_server_url: str):
+    match = off_loop(played_match)
+    last = match.moves.count() + match.rounds.count() - 1
+    page = browser.new_context(locale="ro-RO", viewport={"width": 1280, "height": 800}).new_page()
+    log_in(page, live_server_url, "ion")
+    page.goto(f"{live_server_url}/matches/{match.pk}/")
+    expect(page.get_by_test_id("score-sheet")).to_contain_text("Runda")
+    page.screenshot(path=ARTIFACTS / "history-score-sheet-ro.png", full_page=True)
+    page.goto(f"{live_server_url}/matches/{match.pk}/replay/")
+    expect(counter(page)).to_have_text(f"Pasul 0 din {last}")
+    expect(page.get_by_test_id("replay-what")).to_contain_text("Runda 1 începe")
+    page.keyboard.press("ArrowRight")
+    expect(counter(page)).to_have_text(f"Pasul 1 din {last}")
+    page.keyboard.press("End")
+    expect(counter(page)).to_have_text(f"Pasul {last} din {last}")
+    page.screenshot(path=ARTIFACTS / "history-replay-end-ro.png", full_page=True)
