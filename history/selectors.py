@@ -190,8 +190,8 @@ def matches_of(*, user, game: str | None = None, outcome: str | None = None) -> 
     return _with_seats(matches).order_by("-started_at", "-pk")
 
 
-def match_rows(matches, user) -> list[MatchRow]:
-    """Rows for matches annotated by ``matches_of`` (for ``user``)."""
+def match_rows(matches) -> list[MatchRow]:
+    """Rows for matches from ``matches_of``, as the player it was asked for sees them."""
     rows = []
     for match in matches:
         names = _names(match)
@@ -246,7 +246,6 @@ class ScoreSheet:
     totals: list[int]
     games_won: list[int] | None
     result: str
-    counts_games: bool
 
     @property
     def final(self) -> list[tuple[int, int | None]]:
@@ -279,7 +278,6 @@ def score_sheet(match: Match) -> ScoreSheet:
         totals=list(match.state["totals"]),
         games_won=list(match.state["games_won"]) if match.game == Game.CLASSIC else None,
         result=result_text(match, names),
-        counts_games=_counts_games(match),
     )
 
 
@@ -569,4 +567,4 @@ def player_profile(*, player, viewer) -> Profile:
         recent = recent.filter(
             Q(table__is_private=False) | Q(table__in=Table.objects.filter(seats__user=viewer))
         )
-    return Profile(player=player, stats=stats, recent=match_rows(recent[:RECENT], player))
+    return Profile(player=player, stats=stats, recent=match_rows(recent[:RECENT]))

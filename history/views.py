@@ -5,7 +5,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from gameplay.models import Match
@@ -15,12 +14,6 @@ from . import selectors
 from .export import sheet_csv
 
 PAGE_SIZE = 20
-OUTCOME_CHOICES = [
-    ("won", _("won")),
-    ("lost", _("lost")),
-    ("no_winner", _("no winner")),
-    ("abandoned", _("abandoned")),
-]
 
 
 def _viewable_match(request: HttpRequest, match_id: int) -> tuple[Match | None, HttpResponse | None]:
@@ -44,11 +37,11 @@ def my_matches(request: HttpRequest) -> HttpResponse:
     query = "&".join(f"{key}={value}" for key, value in (("game", game), ("result", outcome)) if value)
     context = {
         "page": page,
-        "rows": selectors.match_rows(page.object_list, request.user),
+        "rows": selectors.match_rows(page.object_list),
         "game": game,
         "outcome": outcome,
         "games": Game.choices,
-        "outcomes": OUTCOME_CHOICES,
+        "outcomes": [(value, selectors.outcome_label(value)) for value in selectors.OUTCOMES],
         "query": query,
     }
     return render(request, "history/my_matches.html", context)
