@@ -93,7 +93,9 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         step = selectors.replay_step(match, index)
     except selectors.ReplayUnavailable:
         return render(request, "history/replay_unavailable.html", {"match": match}, status=409)
-    template = "history/replay.html#step" if request.htmx else "history/replay.html"
+    # Going back through history asks for the whole page again, not the step alone.
+    alone = request.htmx and not request.htmx.history_restore_request
+    template = "history/replay.html#step" if alone else "history/replay.html"
     return render(request, template, {"match": match, "step": step})
 
 

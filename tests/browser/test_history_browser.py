@@ -4,6 +4,7 @@ replays it move by move with the keyboard, in English and in Romanian."""
 import re
 
 import pytest
+from django.db import connection
 from playwright.sync_api import Browser, Page, expect
 
 from gameplay.models import Match
@@ -16,7 +17,10 @@ from tests.history.helpers import play_out, seated_match
 def played_match() -> Match:
     """Ana and Ion play a private Americana match to its end (nobody else: no bot turns are queued)."""
     people = [make_user("ana"), make_user("ion")]
-    return play_out(seated_match("americana", people, {"players": 2}, private=True))
+    try:
+        return play_out(seated_match("americana", people, {"players": 2}, private=True))
+    finally:
+        connection.close()  # this runs in a thread of its own: its connection ends with it
 
 
 def counter(page: Page):
@@ -72,6 +76,11 @@ def test_a_player_finds_reads_downloads_and_replays_a_match(browser: Browser, li
     page.keyboard.press("ArrowRight")
     expect(counter(page)).to_have_text(f"Step 2 of {last}")
     expect(page).to_have_url(re.compile(r"step=2$"))
+    page.go_back()
+    expect(counter(page)).to_have_text(f"Step 1 of {last}")
+    expect(page.locator(".site-header")).to_be_visible()
+    page.go_forward()
+    expect(counter(page)).to_have_text(f"Step 2 of {last}")
     page.keyboard.press("ArrowLeft")
     expect(counter(page)).to_have_text(f"Step 1 of {last}")
     page.get_by_role("link", name="Forward").click()

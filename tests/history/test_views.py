@@ -142,6 +142,12 @@ def test_the_replay_steps_through_every_move_with_every_hand_face_up(client, pla
 
     second = client.get(match_url(played, "replay"), {"step": 1}, headers={"HX-Request": "true"})
     assert "<html" not in second.text and 'id="replay-step"' in second.text
+    restored = client.get(
+        match_url(played, "replay"),
+        {"step": 1},
+        headers={"HX-Request": "true", "HX-History-Restore-Request": "true"},
+    )
+    assert "<html" in restored.text
     move = played.moves.get(seq=1)
     assert second.context["step"].who == ["ana", "ion"][move.seat]
 
