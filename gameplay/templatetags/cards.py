@@ -1,6 +1,6 @@
 from django import template
 
-from gameplay.cardfaces import SUIT_SYMBOLS, CardFace, face
+from gameplay.cardfaces import CardFace, face
 from gameplay.reasons import card_name, suit_name
 
 register = template.Library()
@@ -15,11 +15,6 @@ def card_face(code: str) -> CardFace:
 def spoken(code: str) -> str:
     """The card's name as a screen reader should say it, in the page's language."""
     return card_name(code)
-
-
-@register.filter
-def suit_symbol(code: str | None) -> str:
-    return SUIT_SYMBOLS.get(code or "", "")
 
 
 @register.filter

@@ -1,22 +1,366 @@
-// The table's small helpers: tap a picked card again to put it back, the turn clock,
-// and reloading a waiting room once its match has started. Everything else is htmx.
+// The hand in the player's hands: pick by tap or keyboard, drag a card to the table to play it or
+// sideways to reorder the hand (kept per match, across reloads), the seven's suit prompt before
+// the card lands, keyboard shortcuts, the table's settings, the turn clock.
+// htmx replaces the hand on every move, so whatever the player set up (order, pick, focus, an open
+// score sheet) is put back after each update; "table:updated" then tells the story script.
 (() => {
   "use strict";
 
+  const DRAG_START_PX = 6;
+  const SLIDE_MS = 180;
+  const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  const handForm = () => document.getElementById("hand-area");
+  const handLabels = () => [...document.querySelectorAll("#hand-area .hand-card")];
+  const codeOf = (label) => label.querySelector("input[name=card]").value;
+  const labelOf = (code) => handLabels().find((label) => codeOf(label) === code) || null;
+  const pickedInput = () => document.querySelector("#hand-area input[name=card]:checked");
+  const playButton = () => document.querySelector("#hand-area .play-button");
+  const suitPicker = () => document.querySelector("#hand-area .suit-picker");
+
+  // ---- The hand's order, per match ----
+
+  function orderKey() {
+    const match = handForm()?.dataset.match;
+    return match ? `septica:hand-order:${match}` : null;
+  }
+
+  function savedOrder() {
+    const key = orderKey();
+    try {
+      return (key && JSON.parse(localStorage.getItem(key))) || [];
+    } catch {
+      return [];
+    }
+  }
+
+  function saveOrder() {
+    const key = orderKey();
+    if (key) localStorage.setItem(key, JSON.stringify(handLabels().map(codeOf)));
+  }
+
+  /** Lay the hand out in the player's order; cards new to the hand go to its end, as dealt. */
+  function applyOrder() {
+    const order = savedOrder();
+    if (!order.length) return;
+    const place = new Map(order.map((code, index) => [code, index]));
+    const labels = handLabels();
+    const sorted = [...labels].sort(
+      (a, b) => (place.get(codeOf(a)) ?? Infinity) - (place.get(codeOf(b)) ?? Infinity),
+    );
+    if (sorted.some((label, index) => label !== labels[index])) {
+      labels[0].parentElement.append(...sorted);
+    }
+  }
+
+  // ---- Picking and playing ----
+
+  /** Send the move "play this card" (with the seven's suit when one is given). */
+  function playCard(label, suit) {
+    const form = handForm();
+    const input = label.querySelector("input[name=card]");
+    input.checked = true;
+    const button = suit
+      ? suitPicker()?.querySelector(`button[value="${suit}"]`)
+      : playButton();
+    if (button) {
+      form.requestSubmit(button);
+    } else {
+      // Not the player's turn, or no card may be played: the server says why.
+      forcedPlay = true;
+      form.requestSubmit();
+    }
+  }
+  let forcedPlay = false;
+  document.addEventListener("htmx:ws:before:message:outgoing", (event) => {
+    if (forcedPlay) {
+      event.detail.message.values.type = "play";
+      forcedPlay = false;
+    }
+  });
+
+  /** The seven waits for its suit: the picker shows and takes the focus. */
+  function askSuit(label) {
+    label.querySelector("input[name=card]").checked = true;
+    suitPicker()?.querySelector("button")?.focus();
+  }
+
+  /** A seven dropped on the table, hovering there until its suit is named. */
+  let awaitingSuit = null;
+  document.addEventListener("submit", () => (awaitingSuit = null), true);
+
+  const needsSuit = (label) =>
+    label.querySelector("input[data-seven]") !== null && suitPicker() !== null;
+
+  /** Put the picked card back in the hand; the focus goes to it. */
+  function unpick() {
+    const input = pickedInput();
+    if (!input) return;
+    input.checked = false;
+    awaitingSuit = null;
+    const label = input.closest(".hand-card");
+    if (label.classList.contains("is-held")) slideBack(label);
+    input.focus();
+  }
+
   // A radio cannot be unchecked by clicking it; a card in the hand can.
   let pickedBeforeClick = null;
+  let swallowClick = false;
   document.addEventListener("pointerdown", (event) => {
     const input = event.target.closest(".hand-card")?.querySelector("input[name=card]");
     pickedBeforeClick = input && input.checked ? input : null;
+    swallowClick = false;
   });
-  document.addEventListener("click", (event) => {
-    const input = event.target.closest(".hand-card")?.querySelector("input[name=card]");
-    if (input && input === pickedBeforeClick) {
-      input.checked = false;
-      event.preventDefault();
+  document.addEventListener(
+    "click",
+    (event) => {
+      if (swallowClick && event.target.closest(".hand-card")) {
+        // The click that ends a drag is not a tap.
+        swallowClick = false;
+        event.preventDefault();
+        event.stopPropagation();
+        return;
+      }
+      if (event.target.closest("[data-cancel]")) {
+        unpick();
+        return;
+      }
+      const input = event.target.closest(".hand-card")?.querySelector("input[name=card]");
+      if (input && input === pickedBeforeClick) {
+        input.checked = false;
+        event.preventDefault();
+      }
+      pickedBeforeClick = null;
+    },
+    true,
+  );
+
+  // ---- Dragging (mouse, pen and touch alike, through Pointer Events) ----
+
+  let drag = null;
+
+  function slideBack(label) {
+    label.classList.remove("is-dragging", "is-held");
+    if (reducedMotion.matches || document.hidden) {
+      label.style.transform = "";
+      return;
     }
-    pickedBeforeClick = null;
+    label.style.transition = `transform ${SLIDE_MS}ms ease-out`;
+    label.style.transform = "";
+    label.addEventListener("transitionend", () => (label.style.transition = ""), { once: true });
+  }
+
+  /** Whether the pointer is over the table rather than the hand: there a card is played. */
+  function overTable(x, y) {
+    const center = document.getElementById("center")?.getBoundingClientRect();
+    const hand = document.querySelector("#hand-area .hand")?.getBoundingClientRect();
+    const inCenter = center && x >= center.left && x <= center.right && y >= center.top && y <= center.bottom;
+    return Boolean(inCenter || (hand && y < hand.top - 8));
+  }
+
+  /** Move the dragged card to where the pointer is among the others (by their visible strips). */
+  function reorderUnder(x, y) {
+    const labels = handLabels();
+    const from = labels.indexOf(drag.label);
+    const target = labels.find((label) => {
+      if (label === drag.label) return false;
+      const box = label.getBoundingClientRect();
+      return x >= box.left && x < box.right && y >= box.top - 20 && y <= box.bottom + 20;
+    });
+    if (!target) return;
+    const to = labels.indexOf(target);
+    target.parentElement.insertBefore(drag.label, to > from ? target.nextSibling : target);
+  }
+
+  function followPointer(event) {
+    const { label } = drag;
+    // offsetLeft/Top ignore transforms: they say where the card's slot is now.
+    const dx = event.clientX - drag.startX - (label.offsetLeft - drag.slotLeft);
+    const dy = event.clientY - drag.startY - (label.offsetTop - drag.slotTop);
+    label.style.transform = `translate(${dx}px, ${dy}px)`;
+  }
+
+  document.addEventListener("pointerdown", (event) => {
+    const label = event.target.closest("#hand-area .hand-card");
+    if (!label || !event.isPrimary || event.button !== 0 || label.classList.contains("is-held")) return;
+    drag = {
+      label,
+      pointerId: event.pointerId,
+      startX: event.clientX,
+      startY: event.clientY,
+      slotLeft: label.offsetLeft,
+      slotTop: label.offsetTop,
+      moving: false,
+      orderBefore: handLabels().map(codeOf).join(),
+    };
   });
+
+  document.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    if (!drag.moving) {
+      if (Math.hypot(event.clientX - drag.startX, event.clientY - drag.startY) < DRAG_START_PX) return;
+      drag.moving = true;
+      drag.label.classList.add("is-dragging");
+      drag.label.setPointerCapture?.(event.pointerId);
+    }
+    event.preventDefault();
+    const onTable = overTable(event.clientX, event.clientY);
+    document.querySelector(".play")?.classList.toggle("is-drop-target", onTable);
+    if (!onTable) reorderUnder(event.clientX, event.clientY);
+    followPointer(event);
+  });
+
+  function endDrag(event, cancelled) {
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    const { label, moving, orderBefore } = drag;
+    drag = null;
+    document.querySelector(".play")?.classList.remove("is-drop-target");
+    if (!moving) return;
+    swallowClick = !cancelled;
+    if (!cancelled && overTable(event.clientX, event.clientY)) {
+      dropOnTable(label);
+      return;
+    }
+    if (handLabels().map(codeOf).join() !== orderBefore) saveOrder();
+    slideBack(label);
+  }
+
+  function dropOnTable(label) {
+    const illegal = label.classList.contains("is-dim") || !playButton();
+    saveOrder();
+    if (illegal) {
+      // It will not stick: back to its place, and the server's reason shows.
+      slideBack(label);
+      playCard(label);
+      label.querySelector("input[name=card]").checked = false;
+      return;
+    }
+    label.classList.remove("is-dragging");
+    label.classList.add("is-held");
+    if (needsSuit(label)) {
+      awaitingSuit = label;
+      askSuit(label);
+    } else {
+      playCard(label);
+    }
+  }
+
+  document.addEventListener("pointerup", (event) => endDrag(event, false));
+  document.addEventListener("pointercancel", (event) => endDrag(event, true));
+
+  // ---- Keyboard ----
+
+  function moveFocus(input, step, carry) {
+    const labels = handLabels();
+    const from = labels.indexOf(input.closest(".hand-card"));
+    const to = Math.max(0, Math.min(labels.length - 1, from + step));
+    if (to === from) return;
+    if (carry) {
+      const target = labels[to];
+      target.parentElement.insertBefore(labels[from], step > 0 ? target.nextSibling : target);
+      saveOrder();
+      input.focus();
+    } else {
+      labels[to].querySelector("input[name=card]").focus();
+    }
+  }
+
+  function pickOrPlay(input) {
+    const label = input.closest(".hand-card");
+    if (!input.checked) {
+      input.checked = true;
+    } else if (needsSuit(label)) {
+      askSuit(label);
+    } else {
+      playCard(label);
+    }
+  }
+
+  function toggleScores() {
+    const scores = document.querySelector("#topbar .scores");
+    if (!scores) return;
+    scores.open = !scores.open;
+    scores.querySelector("summary").focus();
+  }
+
+  function escape() {
+    const open = document.querySelector(".play details[open]");
+    if (open) {
+      open.open = false;
+      open.querySelector("summary").focus();
+      return;
+    }
+    unpick();
+  }
+
+  const SHORTCUTS = { d: "d", t: "t", e: "e" };
+
+  document.addEventListener("keydown", (event) => {
+    if (!document.querySelector(".play") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (event.key === "Escape") {
+      escape();
+      return;
+    }
+    if (target.matches?.("input[type=text], input[type=search], textarea, select")) return;
+    if (target.matches?.("#hand-area input[name=card]")) {
+      const steps = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: -999, End: 999 };
+      if (event.key in steps) {
+        event.preventDefault();
+        moveFocus(target, steps[event.key], event.shiftKey);
+        return;
+      }
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        pickOrPlay(target);
+        return;
+      }
+    }
+    if (event.shiftKey) return;
+    const key = event.key.toLowerCase();
+    if (key === "s") {
+      event.preventDefault();
+      toggleScores();
+    } else if (key in SHORTCUTS) {
+      const button = document.querySelector(`#hand-area .actions button[data-key="${SHORTCUTS[key]}"]`);
+      if (button) {
+        event.preventDefault();
+        button.click();
+      }
+    }
+  });
+
+  // ---- Settings kept in this browser ----
+
+  const SETTINGS = {
+    "four-colour": (on) => document.querySelector(".play")?.classList.toggle("four-colour", on),
+    notify: (on) => on,
+  };
+
+  function loadSettings() {
+    for (const box of document.querySelectorAll("[data-setting]")) {
+      const name = box.dataset.setting;
+      box.checked = localStorage.getItem(`septica:${name}`) === "1";
+      if (name === "notify") {
+        box.disabled = !("Notification" in window) || Notification.permission === "denied";
+        box.checked &&= !box.disabled && Notification.permission === "granted";
+      }
+      SETTINGS[name](box.checked);
+    }
+  }
+
+  document.addEventListener("change", async (event) => {
+    const box = event.target.closest("[data-setting]");
+    if (!box) return;
+    const name = box.dataset.setting;
+    if (name === "notify" && box.checked && Notification.permission !== "granted") {
+      box.checked = (await Notification.requestPermission()) === "granted";
+    }
+    localStorage.setItem(`septica:${name}`, box.checked ? "1" : "0");
+    SETTINGS[name](box.checked);
+  });
+
+  // ---- The turn clock, and a waiting room that must become the table ----
 
   function tickClocks() {
     for (const clock of document.querySelectorAll(".clock[data-deadline]")) {
@@ -27,15 +371,80 @@
   }
   setInterval(tickClocks, 1000);
 
-  function reloadIfStarted() {
-    if (document.querySelector("[data-reload]")) {
-      window.location.reload();
+  // ---- Around every update: keep what the player had set up ----
+
+  let kept = null;
+
+  /** What the update will wipe: the picked card, the focus, which sheets are open. */
+  function keep() {
+    const active = document.activeElement;
+    const focus = { card: null, index: -1, button: null, summary: null };
+    if (active?.matches("#hand-area input[name=card]")) {
+      focus.card = active.value;
+      focus.index = handLabels().indexOf(active.closest(".hand-card"));
+    } else if (active?.matches("#hand-area button")) {
+      focus.button = `button[name="${active.name}"][value="${active.value}"]`;
+    } else if (active?.matches("#topbar summary")) {
+      focus.summary = true;
     }
+    return {
+      picked: pickedInput()?.value ?? null,
+      scoresOpen: document.querySelector("#topbar .scores")?.open ?? false,
+      focus,
+    };
   }
 
-  document.addEventListener("htmx:after:swap", () => {
-    tickClocks();
-    reloadIfStarted();
+  function restore(was) {
+    applyOrder();
+    const labels = handLabels();
+    if (was.scoresOpen) {
+      const scores = document.querySelector("#topbar .scores");
+      if (scores) scores.open = true;
+    }
+    const pickedLabel = was.picked && labelOf(was.picked);
+    if (pickedLabel) pickedLabel.querySelector("input[name=card]").checked = true;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (!lost) return;
+    const { focus } = was;
+    let next = null;
+    if (focus.card !== null) {
+      next = labelOf(focus.card) || labels[Math.min(focus.index, labels.length - 1)] || null;
+      next = next?.querySelector("input[name=card]") || document.querySelector("#hand-area .actions button");
+    } else if (focus.button) {
+      next = document.querySelector(`#hand-area ${focus.button}`) || handLabels()[0]?.querySelector("input");
+    } else if (focus.summary) {
+      next = document.querySelector("#topbar summary");
+    }
+    next?.focus();
+  }
+
+  document.addEventListener("htmx:ws:before:message:incoming", () => {
+    kept = keep();
   });
-  document.addEventListener("DOMContentLoaded", tickClocks);
+
+  // Whether the table is live: set by the first update over the websocket, cleared when it closes.
+  document.addEventListener("htmx:ws:close", () => delete document.querySelector(".play")?.dataset.live);
+
+  document.addEventListener("htmx:ws:after:message:incoming", () => {
+    const table = document.querySelector(".play");
+    if (table) table.dataset.live = "true";
+    if (document.querySelector("[data-reload]")) {
+      window.location.reload();
+      return;
+    }
+    if (kept) restore(kept);
+    // A card held over the table that is still in the hand was refused: it goes back.
+    const held = document.querySelector("#hand-area .hand-card.is-held");
+    if (held && held !== awaitingSuit) slideBack(held);
+    if (awaitingSuit && !awaitingSuit.isConnected) awaitingSuit = null;
+    kept = null;
+    tickClocks();
+    document.dispatchEvent(new CustomEvent("table:updated"));
+  });
+
+  document.addEventListener("DOMContentLoaded", () => {
+    applyOrder();
+    loadSettings();
+    tickClocks();
+  });
 })();
