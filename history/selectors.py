@@ -101,7 +101,8 @@ def outcome_label(outcome: str) -> str:
 def result_text(match: Match, names: list[str]) -> str:
     """The match's result in one sentence, for everyone."""
     if match.status == ABORTED:
-        return _("The match was stopped: %(reason)s") % {"reason": _(match.abort_reason)}
+        reason = _(match.abort_reason) if match.abort_reason else ""  # gettext("") is the catalogue's header
+        return _("The match was stopped: %(reason)s") % {"reason": reason}
     if match.status == PLAYING:
         return _("The match is still being played.")
     winners = match.result["winners"]
@@ -120,7 +121,7 @@ def _duration(match: Match) -> timedelta | None:
 
 def _counts_games(match: Match) -> bool:
     """A classic match decided by games won rather than by points."""
-    return match.game == Game.CLASSIC and str(match.options.get("match", "")).startswith("games")
+    return match.game == Game.CLASSIC and CLASSIC_MATCHES[match.options["match"]][0] == "games"
 
 
 def goal_text(match: Match) -> str:
