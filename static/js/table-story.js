@@ -9,6 +9,7 @@
 
   const MOVE_MS = 230;
   const STAGGER_MS = 35;
+  const MAX_STAGGER_MS = 140;
   const MAX_FLYING_BACKS = 3;
   const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
   const still = () => reducedMotion.matches || document.hidden;
@@ -137,7 +138,7 @@
     let drawn = 0;
     for (const label of document.querySelectorAll("#hand-area .hand-card")) {
       if (!before.hand.has(label.querySelector("input[name=card]").value)) {
-        flyFrom(label.querySelector(".card"), stock, drawn++ * STAGGER_MS);
+        flyFrom(label.querySelector(".card"), stock, Math.min(drawn++ * STAGGER_MS, MAX_STAGGER_MS));
       }
     }
 

@@ -293,7 +293,8 @@
     unpick();
   }
 
-  const SHORTCUTS = { d: "d", t: "t", e: "e" };
+  // The action buttons' own keys: D draws, T takes, E ends a trick (S is the scores', not sit-out's).
+  const BUTTON_KEYS = new Set(["d", "t", "e"]);
 
   document.addEventListener("keydown", (event) => {
     if (!document.querySelector(".play") || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -321,8 +322,8 @@
     if (key === "s") {
       event.preventDefault();
       toggleScores();
-    } else if (key in SHORTCUTS) {
-      const button = document.querySelector(`#hand-area .actions button[data-key="${SHORTCUTS[key]}"]`);
+    } else if (BUTTON_KEYS.has(key)) {
+      const button = document.querySelector(`#hand-area .actions button[data-key="${key}"]`);
       if (button) {
         event.preventDefault();
         button.click();
@@ -332,9 +333,9 @@
 
   // ---- Settings kept in this browser ----
 
-  const SETTINGS = {
+  /** What a setting changes on the page at once ("notify" is read when the turn comes). */
+  const APPLY = {
     "four-colour": (on) => document.querySelector(".play")?.classList.toggle("four-colour", on),
-    notify: (on) => on,
   };
 
   function loadSettings() {
@@ -345,7 +346,7 @@
         box.disabled = !("Notification" in window) || Notification.permission === "denied";
         box.checked &&= !box.disabled && Notification.permission === "granted";
       }
-      SETTINGS[name](box.checked);
+      APPLY[name]?.(box.checked);
     }
   }
 
@@ -357,7 +358,7 @@
       box.checked = (await Notification.requestPermission()) === "granted";
     }
     localStorage.setItem(`septica:${name}`, box.checked ? "1" : "0");
-    SETTINGS[name](box.checked);
+    APPLY[name]?.(box.checked);
   });
 
   // ---- The turn clock, and a waiting room that must become the table ----

@@ -24,8 +24,12 @@ AMERICANA_RANKS = "2 3 4 5 6 7 8 9 10 J Q K A"
 
 
 def americana_pair(browser: Browser, base: str, hands: list[list[str]], top: str, **kwargs):
-    """Ana (to play first) and Ion at a two-player Americana table with a known deal."""
+    """Ana (to play first) and Ion at a two-player Americana table with a known deal.
+    Each page gathers its script errors in ``page.script_errors``."""
     match, pages = two_players(browser, base, "americana", {}, **kwargs)
+    for page in pages:
+        page.script_errors = errors = []
+        page.on("pageerror", lambda error, errors=errors: errors.append(error))
     held = [*hands[0], *hands[1], top]
     deal = {"dealer": 1, "hands": hands, "pile": [top], "stock": rest_of_deck(AMERICANA_RANKS, held)}
     off_loop(rig, match, deal)
@@ -115,26 +119,30 @@ def settled(page: Page, code: str) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_drag_to_reorder_and_to_play_with_the_mouse(browser: Browser, live_server_url: str):
-    hands = [["9H", "KC", "3D", "4D", "5H"], ["9S", "10C", "QC", "5C", "2C"]]
+    hands = [["9H", "KC", "3D", "2H", "5H"], ["9S", "10C", "QC", "5C", "2C"]]
     match, (ana, ion) = americana_pair(browser, live_server_url, hands, "6H")
-    assert hand_order(ana) == ["3D", "4D", "5H", "9H", "KC"]
+    assert hand_order(ana) == ["2H", "3D", "5H", "9H", "KC"]
 
     # Sideways in the hand: the king goes first, and stays first after a reload.
-    mouse_drag(ana, middle(card(ana, "KC")), left_strip(card(ana, "3D")))
+    mouse_drag(ana, middle(card(ana, "KC")), left_strip(card(ana, "2H")))
     settled(ana, "KC")
-    assert hand_order(ana) == ["KC", "3D", "4D", "5H", "9H"]
+    assert hand_order(ana) == ["KC", "2H", "3D", "5H", "9H"]
     ana.reload()
     live(ana)
-    assert hand_order(ana) == ["KC", "3D", "4D", "5H", "9H"]
+    assert hand_order(ana) == ["KC", "2H", "3D", "5H", "9H"]
 
-    # To the middle of the table: the card is played, for both players.
-    mouse_drag(ana, middle(card(ana, "9H")), middle(ana.get_by_test_id("center")))
-    expect(ana.get_by_test_id("pile").locator(".card")).to_have_attribute("data-code", "9H")
-    expect(ion.get_by_test_id("pile").locator(".card")).to_have_attribute("data-code", "9H")
-    assert hand_order(ana) == ["KC", "3D", "4D", "5H"]
+    # To the middle of the table: the two is played, for both players, and hits Ion's seat.
+    mouse_drag(ana, middle(card(ana, "2H")), middle(ana.get_by_test_id("center")))
+    expect(ana.get_by_test_id("pile").locator(".card")).to_have_attribute("data-code", "2H")
+    expect(ion.get_by_test_id("pile").locator(".card")).to_have_attribute("data-code", "2H")
+    assert hand_order(ana) == ["KC", "3D", "5H", "9H"]
+    expect(ana.get_by_test_id("opponent-1").get_by_test_id("hit")).to_have_text("+2 cards")
+    expect(ion.locator(".me-line").get_by_test_id("hit")).to_have_text("+2 cărți")
     ana.screenshot(path=ARTIFACTS / "craft-drag-played-en.png")
+    ion.screenshot(path=ARTIFACTS / "craft-hit-ro.png")
     match.refresh_from_db()
     assert match.moves.filter(actor="player").count() == 1
+    assert ana.script_errors == [] and ion.script_errors == []
 
 
 @pytest.mark.django_db(transaction=True)
@@ -253,6 +261,47 @@ def test_a_whole_turn_by_keyboard(browser: Browser, live_server_url: str):
     assert moves[0] == {"type": "play", "card": "9H"}
     assert moves[2] == {"type": "play", "card": "7S", "suit": "H"}
     assert moves[4] == {"type": "draw"}
+    assert ana.script_errors == [] and ion.script_errors == []
+
+
+RECORD_NOTIFICATIONS = """
+    // This browser runs without a screen to show notifications on: record them instead, and let
+    // the test say when the tab is in the background.
+    window.notified = [];
+    window.Notification = class {
+        static permission = "granted";
+        static requestPermission() { return Promise.resolve("granted"); }
+        constructor(title) { window.notified.push(title); }
+        addEventListener() {}
+        close() {}
+    };
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => window.tabHidden === true });
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_your_turn_shows_in_the_title_and_as_a_notification_in_the_background(
+    browser: Browser, live_server_url: str
+):
+    hands = [["9H", "KC", "3D", "4D", "5H"], ["9S", "10C", "QC", "5C", "2C"]]
+    _match, (ana, ion) = americana_pair(browser, live_server_url, hands, "6H")
+    ana.add_init_script(RECORD_NOTIFICATIONS)
+    ana.reload()
+    live(ana)
+    ana.get_by_test_id("settings").locator("summary").click()
+    ana.locator("[data-setting='notify']").check()
+    ana.keyboard.press("Escape")
+    expect(ana).to_have_title(re.compile(r"^Your turn · "))
+
+    card(ana, "9H").click()
+    ana.locator(".play-button").click()
+    expect(ana).not_to_have_title(re.compile("Your turn"))
+    ana.evaluate("window.tabHidden = true")
+    card(ion, "9S").click()
+    ion.locator(".play-button").click()
+    expect(ana).to_have_title(re.compile(r"^Your turn · "))
+    assert ana.evaluate("window.notified") == ["Your turn"]
+    assert ana.script_errors == []
 
 
 def table_with_bots(game: str, players: int):
