@@ -6,12 +6,19 @@ answered with an error for this connection only, and nothing is changed.
 """
 
 import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import partial
 
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tables import selectors as table_selectors
-from tables.consumers import FORBIDDEN, FragmentConsumer, room_context, scope_language
+from tables.consumers import FORBIDDEN, FragmentRendering, room_context
+from tables.models import Table
 
 from . import presence, selectors, services
 from .events import table_group
@@ -19,7 +26,72 @@ from .models import Move
 
 MAX_FRAME = 4096
 ACTION_TYPES = {"play", "draw", "take", "sit_out", "end"}
-PLAY_FRAGMENTS = ("topbar", "opponents", "center", "hand", "log", "outcome")
+PLAY_FRAGMENTS = ("topbar", "opponents", "center", "hand", "log", "outcome", "notice")
+
+
+def _shared_key(name: str, screen: selectors.Screen) -> tuple | None:
+    """What a fragment depends on beyond the table's version and the language, when every viewer
+    with the same key sees the same markup; None for fragments made for one viewer only."""
+    if name in ("topbar", "log"):
+        return ()
+    if name == "center":
+        return (screen.aimed_text, screen.holder_text)
+    return None
+
+
+@dataclass
+class SharedTable:
+    """This process's latest read of one table, and the fragments its viewers have in common."""
+
+    table: Table
+    snapshot: selectors.TableSnapshot | None
+    fragments: dict[tuple, str] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        return self.snapshot.version if self.snapshot else 0
+
+
+class SharedTables:
+    """Every seat of a table hears of the same change; the first one to handle it reads the table
+    and renders the common fragments, the others reuse them. Safe across the worker threads: one
+    read per table at a time, so a table's seats wait for one read instead of making four."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self.entries: OrderedDict[int, SharedTable] = OrderedDict()
+        self.locks: dict[int, threading.Lock] = {}
+        self.lock = threading.Lock()
+
+    def get(self, table_id: int, version: int | None, *, match_only: bool = False) -> SharedTable | None:
+        """The table as of ``version``, read anew when this process holds another version (older
+        news, or another match: a new match always announces itself as a change to the table) or
+        when ``version`` is None (a change to the table itself, a new connection). When only the
+        match moved on from the version held (``match_only``), only the match is read again."""
+        with self.lock:
+            table_lock = self.locks.setdefault(table_id, threading.Lock())
+        with table_lock:
+            entry = self.entries.get(table_id)
+            if entry is not None and version is not None and entry.version == version:
+                pass
+            elif entry is not None and entry.snapshot and match_only and entry.version == version - 1:
+                entry = SharedTable(table=entry.table, snapshot=selectors.snapshot_advanced(entry.snapshot))
+            else:
+                table = table_selectors.table_detail(table_id=table_id)
+                entry = SharedTable(table=table, snapshot=selectors.table_snapshot(table)) if table else None
+        with self.lock:
+            if entry is None:
+                self.entries.pop(table_id, None)
+                return None
+            self.entries[table_id] = entry
+            self.entries.move_to_end(table_id)
+            while len(self.entries) > self.size:
+                evicted, _entry = self.entries.popitem(last=False)
+                self.locks.pop(evicted, None)
+        return entry
+
+
+SHARED_TABLES = SharedTables()
 
 
 def action_from_frame(frame: dict) -> dict:
@@ -38,102 +110,151 @@ def action_from_frame(frame: dict) -> dict:
     return action
 
 
-class TableConsumer(FragmentConsumer):
-    def connect(self) -> None:
-        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        table = table_selectors.table_detail(table_id=self.table_id)
-        user = self.scope["user"]
-        if table is None or (
-            table.is_private and table_selectors.seat_of(table=table, user=user) is None and not user.is_staff
-        ):
-            self.close(code=FORBIDDEN)
-            return
-        self.join(table_group(self.table_id))
-        self.accept()
-        seat = table_selectors.seat_of(table=table, user=user)
-        self.seat = seat.position if seat is not None else None
-        if self.seat is not None:
-            presence.arrive(self.table_id, self.seat)
-        self.send_screen()  # a reconnect lands on the exact current state
+off_thread = partial(database_sync_to_async, thread_sensitive=False)
+"""Reads, renders and moves run on a pool of threads (each with its own database connection), so
+one table's database round trips never hold up the others' updates."""
 
-    def disconnect(self, code: int) -> None:
-        super().disconnect(code)
-        if getattr(self, "seat", None) is not None and presence.leave(self.table_id, self.seat) == 0:
+
+class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
+    group = ""
+    seat: int | None = None
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.sent: dict[str, str] = {}
+        if not await off_thread(self.take_seat)():
+            await self.close(code=FORBIDDEN)
+            return
+        self.group = table_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # Read after joining the group, so no change falls between the two: a reconnect lands on the
+        # exact current state.
+        await self.send_text(await off_thread(self.screen_text)(None))
+
+    def take_seat(self) -> bool:
+        """Whether this user may watch the table; notes their seat, and that they are here."""
+        shared = SHARED_TABLES.get(self.table_id, None)
+        if shared is None:
+            return False
+        user = self.scope["user"]
+        seat = table_selectors.seat_of(table=shared.table, user=user)
+        if shared.table.is_private and seat is None and not user.is_staff:
+            return False
+        if seat is not None:
+            self.seat = seat.position
+            presence.arrive(self.table_id, self.seat)
+        return True
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.seat is not None:
+            await off_thread(self.leave_seat)()
+
+    def leave_seat(self) -> None:
+        if presence.leave(self.table_id, self.seat) == 0:
             services.seat_connection_lost(table_id=self.table_id, seat=self.seat)
 
-    def table_changed(self, event: dict) -> None:
-        self.send_screen()
+    async def table_changed(self, event: dict) -> None:
+        # Version 0 marks a change to the table itself (seats, a rematch): read it anew.
+        version, match_only = event.get("version") or None, event.get("match_only", False)
+        await self.send_text(await off_thread(self.screen_text)(version, match_only=match_only))
 
-    def send_screen(self, notice: str = "") -> None:
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        await self.send_text(await off_thread(self.reply_to)(text_data))
+
+    async def send_text(self, text: str) -> None:
+        if text:
+            await self.send(text_data=text)
+
+    def screen_text(self, version: int | None, *, match_only: bool = False, resend: bool = False) -> str:
+        """What changed for this viewer since its last message (everything with ``resend``)."""
+        shared = SHARED_TABLES.get(self.table_id, version, match_only=match_only)
+        if shared is None:
+            return ""
         # Labels and log lines are made while building the screen, so the language is set for all of it.
-        with translation.override(scope_language(self.scope)):
-            self._send_screen(notice)
+        with translation.override(self.language):
+            if resend:
+                self.sent.clear()
+            return self._changed_fragments(shared)
 
-    def _send_screen(self, notice: str) -> None:
-        table = table_selectors.table_detail(table_id=self.table_id)
-        if table is None:
-            return
-        match = selectors.current_match(table)
-        if match is None or match.version == 0:
+    def _changed_fragments(self, shared: SharedTable) -> str:
+        table, snapshot = shared.table, shared.snapshot
+        if snapshot is None or snapshot.version == 0:
             # The waiting room; at the start, a waiting room still open in a tab learns from it to reload.
             room = self.render("tables/detail.html#room", room_context(table, self.scope))
-            if match is None:
-                self.send(text_data=room)
-                return
+            if snapshot is None:
+                return room
         else:
             room = ""
-        screen = selectors.table_screen(table=table, match=match, user=self.scope["user"])
-        context = {"table": table, "screen": screen, "notice": notice}
-        parts = [self.render(f"gameplay/table.html#{name}", context) for name in (*PLAY_FRAGMENTS, "notice")]
-        self.send(text_data=room + "".join(parts))
+        screen = selectors.table_screen(snapshot, self.scope["user"])
+        context = {"table": table, "screen": screen, "notice": ""}
+        parts = [room]
+        for name in PLAY_FRAGMENTS:
+            key = _shared_key(name, screen)
+            if key is None:
+                html = self.render(f"gameplay/table.html#{name}", context)
+            else:
+                key = (name, self.language, *key)
+                if key not in shared.fragments:
+                    shared.fragments[key] = self.render(f"gameplay/table.html#{name}", context)
+                html = shared.fragments[key]
+            if self.sent.get(name) != html:
+                self.sent[name] = html
+                parts.append(html)
+        return "".join(parts)
 
-    def send_notice(self, notice: str) -> None:
-        self.send(text_data=self.render("gameplay/table.html#notice", {"notice": notice}))
+    def notice_text(self, notice: str) -> str:
+        html = self.render("gameplay/table.html#notice", {"notice": notice})
+        self.sent["notice"] = html
+        return html
 
-    def receive(self, text_data=None, bytes_data=None) -> None:
-        with translation.override(scope_language(self.scope)):
-            self.handle_frame(text_data)
+    def reply_to(self, text_data: str | None) -> str:
+        """Make the move a frame asks for; what to answer this connection with ("" when the move's
+        own broadcast is the answer)."""
+        refusal = self._refusal(text_data)
+        if refusal is None:
+            return ""
+        if refusal.stale:
+            return self.screen_text(None, resend=True)
+        with translation.override(self.language):
+            return self.notice_text(refusal.explain())
 
-    def handle_frame(self, text_data: str | None) -> None:
+    def _refusal(self, text_data: str | None) -> services.ActionRefused | None:
+        """The frame's move made, or why not (read in this connection's language by ``explain``)."""
         if text_data is None or len(text_data) > MAX_FRAME:
-            self.send_notice(_("That message could not be read."))
-            return
+            return services.ActionRefused(gettext_noop("That message could not be read."))
         try:
             frame = json.loads(text_data)
             if not isinstance(frame, dict):
                 raise ValueError("not an object")
             version = int(frame.get("version"))
         except (ValueError, TypeError):
-            self.send_notice(_("That message could not be read."))
-            return
-        table = table_selectors.table_detail(table_id=self.table_id)
-        seat = table_selectors.seat_of(table=table, user=self.scope["user"]) if table else None
-        match = selectors.current_match(table) if table else None
+            return services.ActionRefused(gettext_noop("That message could not be read."))
+        seat, match_id = selectors.seat_and_match(table_id=self.table_id, user=self.scope["user"])
         if seat is None:
-            self.send_notice(_("You are watching this table: only its players can play."))
-            return
-        if match is None:
-            self.send_notice(_("The match has not started yet."))
-            return
+            return services.ActionRefused(
+                gettext_noop("You are watching this table: only its players can play.")
+            )
+        if match_id is None:
+            return services.ActionRefused(gettext_noop("The match has not started yet."))
         if frame.get("type") == "back":
-            services.seat_reclaim(match_id=match.pk, seat=seat.position)
-            return
+            services.seat_reclaim(match_id=match_id, seat=seat)
+            return None
         try:
             action = action_from_frame(frame)
         except ValueError:
-            self.send_notice(_("That is not a move of this game."))
-            return
+            return services.ActionRefused(gettext_noop("That is not a move of this game."))
         try:
             services.act(
-                match_id=match.pk,
-                seat=seat.position,
+                match_id=match_id,
+                seat=seat,
                 action=action,
                 actor=Move.Actor.PLAYER,
                 expected_version=version,
                 reclaim=True,
             )
         except services.ActionRefused as refusal:
-            if refusal.stale:
-                self.send_screen()
-            else:
-                self.send_notice(refusal.explain())
+            return refusal
+        return None

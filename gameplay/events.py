@@ -24,8 +24,13 @@ def send_on_commit(group: str, message: dict) -> None:
     transaction.on_commit(send)
 
 
-def table_changed(table_id: int, version: int = 0, *, lobby: bool = True) -> None:
-    """Tell the table's seats (and, when seats or status changed, the lobby) to re-render."""
-    send_on_commit(table_group(table_id), {"type": "table.changed", "table": table_id, "version": version})
+def table_changed(table_id: int, version: int = 0, *, lobby: bool = True, match_only: bool = False) -> None:
+    """Tell the table's seats (and, when seats or status changed, the lobby) to re-render.
+
+    ``match_only``: only the match moved on (a move, a deal), the table and its seats are as they
+    were, so a viewer holding the previous version may re-read the match alone.
+    """
+    message = {"type": "table.changed", "table": table_id, "version": version, "match_only": match_only}
+    send_on_commit(table_group(table_id), message)
     if lobby:
         send_on_commit(LOBBY_GROUP, {"type": "lobby.changed", "table": table_id})

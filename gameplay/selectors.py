@@ -8,8 +8,9 @@ score sheet. The only other use of the state is the seat's own legal actions.
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.db.models import OuterRef, Subquery
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from tables.models import Seat, Table
 
@@ -18,10 +19,103 @@ from .engine import get_game
 from .models import Match, Move, RoundResult
 
 LOG_LENGTH = 8
+ROUND_ENDS = {"round_over", "deal_over", "match_over"}
+"""Events after which the score sheet has a new row."""
 
 
 def current_match(table: Table) -> Match | None:
     return table.matches.order_by("-started_at").first()
+
+
+def seat_and_match(*, table_id: int, user) -> tuple[int | None, int | None]:
+    """The user's seat at the table and the table's current match id (one query, for each move)."""
+    if not user.is_authenticated:
+        return None, None
+    newest = Match.objects.filter(table_id=OuterRef("table_id")).order_by("-started_at").values("pk")[:1]
+    found = (
+        Seat.objects.filter(table_id=table_id, user=user)
+        .annotate(match_id=Subquery(newest))
+        .values_list("position", "match_id")
+        .first()
+    )
+    return found if found is not None else (None, None)
+
+
+@dataclass
+class TableSnapshot:
+    """A table and its current match as of one version, read once and shared by every viewer's screen.
+
+    Holds the full state, so it never leaves the server: each screen is built from it through
+    ``engine.view`` for one seat.
+    """
+
+    table: Table
+    match: Match
+    state: object
+    names: list[str]
+    recent_events: list[list[dict]]
+    last_seq: int
+    rounds: list[RoundResult]
+    _log_lines: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        return self.match.version
+
+    def log_lines(self) -> list[str]:
+        """The last moves as sentences in the active language (made once per language)."""
+        language = get_language()
+        if language not in self._log_lines:
+            self._log_lines[language] = [
+                line
+                for events in self.recent_events
+                for event in events
+                if (line := narration.describe(event, self.names))
+            ][-LOG_LENGTH:]
+        return self._log_lines[language]
+
+
+def table_snapshot(table: Table) -> TableSnapshot | None:
+    """The table's current match, its last moves and its score sheet; None before any match.
+
+    ``table`` comes with its seats prefetched (``tables.selectors.table_detail``).
+    """
+    match = current_match(table)
+    if match is None:
+        return None
+    seat_rows = sorted(table.seats.all(), key=lambda seat: seat.position)
+    moves = list(Move.objects.filter(match=match).order_by("-seq").values_list("seq", "events")[:LOG_LENGTH])
+    return TableSnapshot(
+        table=table,
+        match=match,
+        state=get_game(match.game).state_from_json(match.state),
+        names=[seat_name(s) for s in seat_rows],
+        recent_events=[events for _seq, events in reversed(moves)],
+        last_seq=moves[0][0] if moves else 0,
+        rounds=list(match.rounds.order_by("number")),
+    )
+
+
+def snapshot_advanced(snapshot: TableSnapshot) -> TableSnapshot:
+    """The same table after moves or deals alone (its seats and status unchanged): only the match and
+    its new moves are read again, and the score sheet when a round or deal ended among them."""
+    match = Match.objects.get(pk=snapshot.match.pk)
+    moves = list(
+        Move.objects.filter(match=match, seq__gt=snapshot.last_seq)
+        .order_by("seq")
+        .values_list("seq", "events")
+    )
+    new_events = [events for _seq, events in moves]
+    round_ended = any(event["type"] in ROUND_ENDS for events in new_events for event in events)
+    return TableSnapshot(
+        table=snapshot.table,
+        match=match,
+        state=get_game(match.game).state_from_json(match.state),
+        names=snapshot.names,
+        recent_events=[*snapshot.recent_events, *new_events][-LOG_LENGTH:],
+        last_seq=moves[-1][0] if moves else snapshot.last_seq,
+        rounds=list(match.rounds.order_by("number")) if round_ended else snapshot.rounds,
+    )
 
 
 @dataclass
@@ -101,13 +195,12 @@ def _buttons(game_name: str, view: dict, legal: list[dict]) -> tuple[bool, list[
     return "play" in kinds, buttons
 
 
-def table_screen(*, table: Table, match: Match, user) -> Screen:
+def table_screen(snapshot: TableSnapshot, user) -> Screen:
+    table, match, state, names = snapshot.table, snapshot.match, snapshot.state, snapshot.names
     game = get_game(match.game)
-    state = game.state_from_json(match.state)
     seat_rows = sorted(table.seats.all(), key=lambda seat: seat.position)  # prefetched with the table
     my_seat = next((s.position for s in seat_rows if user.is_authenticated and s.user_id == user.pk), None)
     view = game.view(state, my_seat)
-    names = [seat_name(s) for s in seat_rows]
     to_act = view["to_act"] if match.status == Match.Status.PLAYING else None
     teams = view.get("teams") if match.game == "classic" and len(view.get("teams", [])) == 2 else None
     team_of = {seat: index for index, members in enumerate(teams or []) for seat in members}
@@ -180,14 +273,8 @@ def table_screen(*, table: Table, match: Match, user) -> Screen:
         for i in holding[:-1]:
             screen.trick[i]["holds"] = False
         screen.holder_text = _holder_text(view, names, my_seat, team_of)
-    moves = Move.objects.filter(match=match).order_by("-seq")[:LOG_LENGTH]
-    screen.log = [
-        line
-        for move in reversed(moves)
-        for event in move.events
-        if (line := narration.describe(event, names))
-    ][-LOG_LENGTH:]
-    screen.rounds = list(match.rounds.order_by("number"))
+    screen.log = snapshot.log_lines()
+    screen.rounds = snapshot.rounds
     return screen
 
 

@@ -80,13 +80,16 @@ def _locked_playing(match_id: int) -> Match:
     return match
 
 
-def _save(match: Match, game, state, *, lobby: bool = False) -> None:
-    """Store the new state, bump the version, and queue the broadcast and the follow-up."""
+def _save(match: Match, game, state, *, lobby: bool = False, match_only: bool = False) -> None:
+    """Store the new state, bump the version, and queue the broadcast and the follow-up.
+
+    ``match_only``: nothing but the match changed (no seat, no table status), see ``events.table_changed``.
+    """
     match.state = game.state_to_json(state)
     match.version += 1
     match.turn_started_at = timezone.now()
     match.save(update_fields=["state", "version", "status", "result", "finished_at", "turn_started_at"])
-    events.table_changed(match.table_id, match.version, lobby=lobby)
+    events.table_changed(match.table_id, match.version, lobby=lobby, match_only=match_only)
     _schedule(match, game, state)
 
 
@@ -139,8 +142,7 @@ def act(
         happened = engine_act(game, state, seat, parsed)
     except IllegalAction as error:
         raise ActionRefused(error.template, error.params) from None
-    if reclaim:
-        _seat_return(match.table_id, seat)
+    seat_returned = reclaim and _seat_return(match.table_id, seat)
     seq = match.moves.count() + 1
     Move.objects.create(
         match=match, seq=seq, seat=seat, action=game.action_to_json(parsed), events=happened, actor=actor
@@ -151,7 +153,7 @@ def act(
         _record_round(match, game.round_number(state), public)
         if over:
             _finish(match, public)
-    _save(match, game, state, lobby=over)
+    _save(match, game, state, lobby=over, match_only=not (over or seat_returned))
     return ActResult(match_id=match.pk, version=match.version, events=happened)
 
 
@@ -190,7 +192,7 @@ def round_deal_next(*, match_id: int, expected_version: int) -> ActResult | None
     happened = game.next_round(state)
     match.deal_events = happened
     match.save(update_fields=["deal_events"])
-    _save(match, game, state)
+    _save(match, game, state, match_only=True)
     return ActResult(match_id=match.pk, version=match.version, events=happened)
 
 

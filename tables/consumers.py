@@ -1,5 +1,6 @@
 """Live lobby and waiting room: each connection re-renders its own fragment on every change."""
 
+from functools import cached_property
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
@@ -40,8 +41,14 @@ def scope_language(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-class FragmentConsumer(WebsocketConsumer):
-    """Joins a group and, on every change it hears of, sends the fragment rendered for this user."""
+class FragmentRendering:
+    """Renders a page's fragments for the user and language of the websocket that asked."""
+
+    scope: dict
+
+    @cached_property
+    def language(self) -> str:
+        return scope_language(self.scope)
 
     def render(self, template: str, context: dict) -> str:
         cookies = self.scope.get("cookies") or {}
@@ -51,8 +58,12 @@ class FragmentConsumer(WebsocketConsumer):
             "csrf_token": cookies.get(settings.CSRF_COOKIE_NAME, ""),
             **context,
         }
-        with translation.override(scope_language(self.scope)):
+        with translation.override(self.language):
             return render_to_string(template, context)
+
+
+class FragmentConsumer(FragmentRendering, WebsocketConsumer):
+    """Joins a group and, on every change it hears of, sends the fragment rendered for this user."""
 
     def join(self, group: str) -> None:
         self.group = group

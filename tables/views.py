@@ -75,9 +75,9 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     }
     if table.is_private and seat is None and not request.user.is_staff:
         return render(request, "tables/private.html", context, status=403)
-    match = gameplay_selectors.current_match(table)
-    if match is not None:
-        screen = gameplay_selectors.table_screen(table=table, match=match, user=request.user)
+    snapshot = gameplay_selectors.table_snapshot(table)
+    if snapshot is not None:
+        screen = gameplay_selectors.table_screen(snapshot, request.user)
         return render(request, "gameplay/table.html", {"table": table, "screen": screen})
     return render(request, "tables/detail.html", context)
 

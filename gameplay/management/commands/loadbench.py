@@ -25,6 +25,8 @@ from tables import services as table_services
 
 VERSION = re.compile(r'name="version" value="(\d+)"')
 PLAYABLE = re.compile(r'<label class="hand-card">\s*<input type="radio" name="card" value="(\w+)"')
+CONNECT_SPACING = 0.01
+"""Seconds between two seats' connections: a real crowd does not arrive in one millisecond."""
 BUTTON = re.compile(r'name="type" value="(\w+)"')
 
 
@@ -73,15 +75,16 @@ class Table:
         self.version = -1
         self.seen: dict[int, set[int]] = {}
         self.sent_at: dict[int, float] = {}
-        self.latencies: list[float] = []
-        self.moves = 0
+        self.latencies: list[tuple[float, float]] = []
+        """(when the move was sent, how long until every seat had it)"""
         self.last_move = 0.0
 
     def received(self, seat: int, version: int) -> None:
         seats = self.seen.setdefault(version, set())
         seats.add(seat)
         if len(seats) == len(self.cookies) and version in self.sent_at:
-            self.latencies.append(time.perf_counter() - self.sent_at.pop(version))
+            sent = self.sent_at.pop(version)
+            self.latencies.append((sent, time.perf_counter() - sent))
 
 
 async def connect(base: str, table: Table, seat: int, origin: str, delay: float):
@@ -127,7 +130,6 @@ async def play_seat(
                 await asyncio.sleep(wait)
             table.last_move = time.perf_counter()
             table.sent_at[version + 1] = table.last_move
-            table.moves += 1
             await socket.send(json.dumps({"version": version, **move}))
 
 
@@ -135,24 +137,38 @@ class Command(BaseCommand):
     help = "Simulated players at many tables over websockets; prints moves/s and update latency."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--url", default="ws://127.0.0.1:8000")
+        parser.add_argument(
+            "--url",
+            action="append",
+            help="a server's websocket address (default ws://127.0.0.1:8000); give several to spread the "
+            "tables over them, every seat of a table on the same server, as a load balancer would",
+        )
         parser.add_argument("--origin", default="http://127.0.0.1:8000")
         parser.add_argument("--tables", type=int, default=50)
         parser.add_argument("--rate", type=float, default=1.0, help="moves per second per table")
-        parser.add_argument("--seconds", type=float, default=60.0)
+        parser.add_argument("--seconds", type=float, default=60.0, help="how long to measure")
+        parser.add_argument(
+            "--warmup", type=float, default=5.0, help="seconds of play after connecting, not measured"
+        )
         parser.add_argument("--game", choices=["americana", "classic"], default="americana")
 
-    def handle(self, *args, url: str, origin: str, tables: int, rate: float, seconds: float, game: str, **_):
+    def handle(self, *args, url: list[str], origin: str, tables: int, rate: float, seconds: float, **options):
+        warmup, game = options["warmup"], options["game"]
         made = make_tables(tables, game)
         started = time.perf_counter()
-        results = asyncio.run(self.run(url, origin, made, rate, seconds))
-        elapsed = time.perf_counter() - started
-        latencies = sorted(x for table in results for x in table.latencies)
-        moves = sum(table.moves for table in results)
-        self.stdout.write(
-            f"tables: {tables} x 4 seats, {game}, target {rate:g} move/s per table, {elapsed:.0f} s"
+        ramp = CONNECT_SPACING * len(made) * 4
+        measured_from = started + ramp + warmup
+        urls = url or ["ws://127.0.0.1:8000"]
+        results = asyncio.run(self.run(urls, origin, made, rate, ramp + warmup + seconds))
+        elapsed = time.perf_counter() - measured_from
+        latencies = sorted(
+            took for table in results for sent, took in table.latencies if sent >= measured_from
         )
-        self.stdout.write(f"moves: {moves} ({moves / elapsed:.1f}/s)")
+        self.stdout.write(
+            f"tables: {tables} x 4 seats, {game}, target {rate:g} move/s per table, "
+            f"measured {elapsed:.0f} s after {ramp + warmup:.0f} s of connecting and warming up"
+        )
+        self.stdout.write(f"moves seen by every seat: {len(latencies)} ({len(latencies) / elapsed:.1f}/s)")
         if latencies:
             p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
             self.stdout.write(
@@ -160,13 +176,20 @@ class Command(BaseCommand):
                 f"p99 {p99 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms ({len(latencies)} samples)"
             )
 
-    async def run(self, url: str, origin: str, made, rate: float, seconds: float) -> list[Table]:
-        ramp = 0.01 * len(made) * 4
-        deadline = time.perf_counter() + ramp + seconds
+    async def run(self, urls: list[str], origin: str, made, rate: float, seconds: float) -> list[Table]:
+        deadline = time.perf_counter() + seconds
         tables = [Table(table_id, cookies) for table_id, cookies in made]
         await asyncio.gather(
             *(
-                play_seat(url, origin, table, seat, deadline, rate, 0.01 * (index * 4 + seat))
+                play_seat(
+                    urls[index % len(urls)],
+                    origin,
+                    table,
+                    seat,
+                    deadline,
+                    rate,
+                    CONNECT_SPACING * (index * 4 + seat),
+                )
                 for index, table in enumerate(tables)
                 for seat in range(4)
             )
