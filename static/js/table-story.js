@@ -39,6 +39,11 @@
   }
 
   function snapshot() {
+    // A new update overtakes the last one's motion: land everything before measuring.
+    for (const animation of document.getAnimations()) {
+      if (!(animation instanceof CSSAnimation)) animation.finish(); // the notice's slow fade runs on
+    }
+    for (const ghost of document.querySelectorAll(".ghost")) ghost.remove();
     const hand = new Map();
     for (const label of document.querySelectorAll("#hand-area .hand-card")) {
       hand.set(label.querySelector("input[name=card]").value, rectOf(label.querySelector(".card")));
@@ -63,6 +68,16 @@
   }
 
   // ---- Motion ----
+
+  /** A card-sized box in the middle of a seat's box: where a card leaves from or lands at. */
+  function cardSizedAt(box) {
+    if (!box) return null;
+    const width = Math.min(box.width, 40);
+    const height = Math.min(box.height, 56);
+    const left = box.left + (box.width - width) / 2;
+    const top = box.top + (box.height - height) / 2;
+    return { left, top, width, height };
+  }
 
   /** Play ``element`` from where ``from`` was to where it is now. */
   function flyFrom(element, from, delay = 0) {
@@ -91,11 +106,12 @@
     document.body.append(ghost);
     const dx = to.left + to.width / 2 - (from.left + from.width / 2);
     const dy = to.top + to.height / 2 - (from.top + from.height / 2);
-    const flight = ghost.animate(
+    ghost.animate(
       [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.5)`, opacity: 0.2 }],
       { duration: MOVE_MS, delay, easing: "cubic-bezier(.4,0,.6,1)", fill: "both" },
     );
-    flight.finished.finally(() => ghost.remove());
+    // A timer, not the animation's end: a page that draws no frames never finishes an animation.
+    setTimeout(() => ghost.remove(), delay + MOVE_MS);
   }
 
   function backCard() {
@@ -107,7 +123,7 @@
   function animate(before) {
     const after = seats();
     const toActBefore = [...before.seats].find(([, seat]) => seat.toAct)?.[0];
-    const seatRect = (name) => before.seats.get(name)?.rect ?? null;
+    const seatRect = (name) => cardSizedAt(before.seats.get(name)?.rect);
 
     // A card reached the pile: from the hand it left, or from the seat that was to play.
     const top = document.querySelector("#center .pile .card");
@@ -129,7 +145,7 @@
     const gone = before.trick.filter((played) => !codesNow.has(played.code));
     if (gone.length) {
       const winner = [...before.trick].reverse().find((played) => played.holds)?.who;
-      const target = after.get(winner)?.rect ?? seatRect(winner);
+      const target = cardSizedAt(after.get(winner)?.rect) ?? seatRect(winner);
       gone.forEach((played, index) => flyGhost(played.card, played.rect, target, index * STAGGER_MS));
     }
 
@@ -147,7 +163,7 @@
       const grew = seat.cards - (before.seats.get(name)?.cards ?? seat.cards);
       if (grew > 0 && name !== document.getElementById("hand-area")?.dataset.me) {
         for (let index = 0; index < Math.min(grew, MAX_FLYING_BACKS); index++) {
-          flyGhost(backCard(), stock, seat.rect, index * STAGGER_MS);
+          flyGhost(backCard(), stock, cardSizedAt(seat.rect), index * STAGGER_MS);
         }
       }
     }

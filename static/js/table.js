@@ -172,12 +172,26 @@
     target.parentElement.insertBefore(drag.label, to > from ? target.nextSibling : target);
   }
 
-  function followPointer(event) {
+  function followPointer() {
     const { label } = drag;
     // offsetLeft/Top ignore transforms: they say where the card's slot is now.
-    const dx = event.clientX - drag.startX - (label.offsetLeft - drag.slotLeft);
-    const dy = event.clientY - drag.startY - (label.offsetTop - drag.slotTop);
+    const dx = drag.x - drag.startX - (label.offsetLeft - drag.slotLeft);
+    const dy = drag.y - drag.startY - (label.offsetTop - drag.slotTop);
     label.style.transform = `translate(${dx}px, ${dy}px)`;
+  }
+
+  /** An update replaced the hand mid-drag: keep dragging the same card in the new hand. */
+  function regrip() {
+    const again = labelOf(drag.code);
+    if (!again) {
+      drag = null;
+      return;
+    }
+    drag.label = again;
+    if (drag.moving) {
+      again.classList.add("is-dragging");
+      followPointer();
+    }
   }
 
   document.addEventListener("pointerdown", (event) => {
@@ -185,9 +199,12 @@
     if (!label || !event.isPrimary || event.button !== 0 || label.classList.contains("is-held")) return;
     drag = {
       label,
+      code: codeOf(label),
       pointerId: event.pointerId,
       startX: event.clientX,
       startY: event.clientY,
+      x: event.clientX,
+      y: event.clientY,
       slotLeft: label.offsetLeft,
       slotTop: label.offsetTop,
       moving: false,
@@ -207,7 +224,9 @@
     const onTable = overTable(event.clientX, event.clientY);
     document.querySelector(".play")?.classList.toggle("is-drop-target", onTable);
     if (!onTable) reorderUnder(event.clientX, event.clientY);
-    followPointer(event);
+    drag.x = event.clientX;
+    drag.y = event.clientY;
+    followPointer();
   });
 
   function endDrag(event, cancelled) {
@@ -397,6 +416,7 @@
 
   function restore(was) {
     applyOrder();
+    if (drag && !drag.label.isConnected) regrip();
     const labels = handLabels();
     if (was.scoresOpen) {
       const scores = document.querySelector("#topbar .scores");

@@ -264,6 +264,79 @@ def test_a_whole_turn_by_keyboard(browser: Browser, live_server_url: str):
     assert ana.script_errors == [] and ion.script_errors == []
 
 
+def tab_to(page: Page, is_there: str) -> None:
+    """Press Tab until the focused element satisfies the script ``is_there`` (given ``el``)."""
+    for _press in range(60):
+        if page.evaluate(f"(el => Boolean({is_there}))(document.activeElement)"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {is_there}")
+
+
+def keyboard_turn(page: Page) -> None:
+    """One turn with the keys alone: walk to the first playable card and play it (a seven names
+    the first suit), or press the key of the first action the rules allow."""
+    playable = page.locator("#hand-area .hand-card:not(.is-dim) input[name=card]")
+    if playable.count() and page.locator(".play-button").count():
+        target = playable.first.get_attribute("value")
+        tab_to(page, "el.matches('#hand-area input[name=card]')")
+        order = hand_order(page)
+        steps = order.index(target) - order.index(focused_card(page))
+        for _step in range(abs(steps)):
+            page.keyboard.press("ArrowRight" if steps > 0 else "ArrowLeft")
+        page.keyboard.press("Enter")
+        page.keyboard.press("Enter")
+        if page.locator(".suit-picker:visible").count():
+            page.keyboard.press("Enter")
+        return
+    button = page.get_by_test_id("actions").locator("button[name=type]").first
+    key = button.get_attribute("data-key")
+    if key:
+        page.keyboard.press(key.upper())
+    else:
+        value = button.get_attribute("value")
+        tab_to(page, f"el.matches('#hand-area button[value={value}]')")
+        page.keyboard.press("Enter")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("game", "options", "near_the_end"),
+    [
+        ("americana", {"target": 101}, {"totals": [88, 95]}),
+        ("classic", {"match": "points8"}, {"totals": [7, 7]}),
+    ],
+)
+def test_a_whole_match_by_keyboard_alone_in_both_languages(
+    browser: Browser, live_server_url: str, game: str, options: dict, near_the_end: dict
+):
+    match, pages = two_players(browser, live_server_url, game, options)
+    off_loop(rig, match, None, **near_the_end)  # the deal being played decides the match
+    for page in pages:
+        page.script_errors = errors = []
+        page.on("pageerror", lambda error, errors=errors: errors.append(error))
+        page.reload()
+        live(page)
+    for _turn in range(600):
+        if any(page.get_by_test_id("match-over").count() for page in pages):
+            break
+        mover = next((page for page in pages if page.locator(".me-line.is-to-act").count()), None)
+        if mover is None:
+            pages[0].wait_for_timeout(150)
+            continue
+        version = mover.locator("input[name=version]").input_value()
+        keyboard_turn(mover)
+        expect(mover.locator("input[name=version]")).not_to_have_value(version, timeout=10_000)
+    for page in pages:
+        expect(page.get_by_test_id("match-over")).to_be_visible(timeout=15_000)
+    pages[0].screenshot(path=ARTIFACTS / f"craft-{game}-keyboard-match-over-en.png")
+    pages[1].screenshot(path=ARTIFACTS / f"craft-{game}-keyboard-match-over-ro.png")
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.moves.filter(actor="player").count() > 2
+    assert pages[0].script_errors == [] and pages[1].script_errors == []
+
+
 RECORD_NOTIFICATIONS = """
     // This browser runs without a screen to show notifications on: record them instead, and let
     // the test say when the tab is in the background.
