@@ -4,6 +4,7 @@ screen, and an accessibility scan (axe-core) with no serious violations."""
 
 import re
 import time
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
@@ -12,7 +13,7 @@ from gameplay.engine import get_game
 from gameplay.models import Match
 from tables import services as table_services
 from tests.browser.conftest import log_in, off_loop
-from tests.browser.test_play_browser import rest_of_deck, rig, seated_pair, two_players
+from tests.browser.test_play_browser import rest_of_deck, rig, seated_pair
 from tests.conftest import ARTIFACTS, ROOT
 from tests.factories import make_user
 
@@ -21,15 +22,28 @@ PHONE_LANDSCAPE = {"width": 667, "height": 375}
 DESKTOP = {"width": 1280, "height": 800}
 AXE = ROOT / "static" / "vendor" / "axe" / "axe.min.js"
 AMERICANA_RANKS = "2 3 4 5 6 7 8 9 10 J Q K A"
+LOCALES = ("en-GB", "ro-RO")
+
+
+def players_at(browser: Browser, base: str, game: str, options: dict, locales=LOCALES, touch=False):
+    """Ana and Ion at a two-player table, each in a browser of their own (on a touch phone if
+    ``touch``), the table open; each page gathers its script errors in ``page.script_errors``."""
+    table, users = off_loop(seated_pair, game, options)
+    pages = []
+    for user, locale in zip(users, locales, strict=True):
+        context = browser.new_context(locale=locale, viewport=PHONE, has_touch=touch, is_mobile=touch)
+        page = context.new_page()
+        page.script_errors = errors = []
+        page.on("pageerror", lambda error, errors=errors: errors.append(error))
+        log_in(page, base, user.username)
+        page.goto(f"{base}/tables/{table.pk}/")
+        pages.append(page)
+    return Match.objects.get(table=table), pages
 
 
 def americana_pair(browser: Browser, base: str, hands: list[list[str]], top: str, **kwargs):
-    """Ana (to play first) and Ion at a two-player Americana table with a known deal.
-    Each page gathers its script errors in ``page.script_errors``."""
-    match, pages = two_players(browser, base, "americana", {}, **kwargs)
-    for page in pages:
-        page.script_errors = errors = []
-        page.on("pageerror", lambda error, errors=errors: errors.append(error))
+    """Ana (to play first) and Ion at a two-player Americana table with a known deal."""
+    match, pages = players_at(browser, base, "americana", {}, **kwargs)
     held = [*hands[0], *hands[1], top]
     deal = {"dealer": 1, "hands": hands, "pile": [top], "stock": rest_of_deck(AMERICANA_RANKS, held)}
     off_loop(rig, match, deal)
@@ -165,19 +179,8 @@ def test_an_illegal_drag_slides_back_and_says_why(browser: Browser, live_server_
 
 @pytest.mark.django_db(transaction=True)
 def test_touch_reorders_plays_and_names_the_seven_before_it_lands(browser: Browser, live_server_url: str):
-    table, users = off_loop(seated_pair, "americana", {})
     hands = [["7S", "9H", "3D", "4D", "5H"], ["9S", "10C", "QC", "5C", "2C"]]
-    match = Match.objects.get(table=table)
-    held = [*hands[0], *hands[1], "6H"]
-    deal = {"dealer": 1, "hands": hands, "pile": ["6H"], "stock": rest_of_deck(AMERICANA_RANKS, held)}
-    off_loop(rig, match, deal)
-    phone = browser.new_context(locale="en-GB", viewport=PHONE, has_touch=True, is_mobile=True)
-    ana = phone.new_page()
-    log_in(ana, live_server_url, users[0].username)
-    ana.goto(f"{live_server_url}/tables/{table.pk}/")
-    live(ana)
-    expect(ana.locator(".me-line.is-to-act")).to_be_visible()
-
+    match, (ana, _ion) = americana_pair(browser, live_server_url, hands, "6H", touch=True)
     finger = Finger(ana)
     finger.drag(middle(card(ana, "9H")), left_strip(card(ana, "3D")))
     settled(ana, "9H")
@@ -310,11 +313,17 @@ def keyboard_turn(page: Page) -> None:
 def test_a_whole_match_by_keyboard_alone_in_both_languages(
     browser: Browser, live_server_url: str, game: str, options: dict, near_the_end: dict
 ):
-    match, pages = two_players(browser, live_server_url, game, options)
+    match, pages = players_at(browser, live_server_url, game, options)
+    play_to_the_end(match, pages, near_the_end, dict.fromkeys(pages, keyboard_turn))
+    pages[0].screenshot(path=ARTIFACTS / f"craft-{game}-keyboard-match-over-en.png")
+    pages[1].screenshot(path=ARTIFACTS / f"craft-{game}-keyboard-match-over-ro.png")
+
+
+def play_to_the_end(match: Match, pages: list[Page], near_the_end: dict, turns: dict) -> None:
+    """Put the match near its end, then let each page's ``turns[page]`` play its turns until the
+    match is over; nothing else touches the pages."""
     off_loop(rig, match, None, **near_the_end)  # the deal being played decides the match
     for page in pages:
-        page.script_errors = errors = []
-        page.on("pageerror", lambda error, errors=errors: errors.append(error))
         page.reload()
         live(page)
     for _turn in range(600):
@@ -325,16 +334,48 @@ def test_a_whole_match_by_keyboard_alone_in_both_languages(
             pages[0].wait_for_timeout(150)
             continue
         version = mover.locator("input[name=version]").input_value()
-        keyboard_turn(mover)
+        turns[mover](mover)
         expect(mover.locator("input[name=version]")).not_to_have_value(version, timeout=10_000)
     for page in pages:
         expect(page.get_by_test_id("match-over")).to_be_visible(timeout=15_000)
-    pages[0].screenshot(path=ARTIFACTS / f"craft-{game}-keyboard-match-over-en.png")
-    pages[1].screenshot(path=ARTIFACTS / f"craft-{game}-keyboard-match-over-ro.png")
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.moves.filter(actor="player").count() > 2
-    assert pages[0].script_errors == [] and pages[1].script_errors == []
+    assert all(page.script_errors == [] for page in pages)
+
+
+def touch_turn(finger: Finger) -> Callable[[Page], None]:
+    """One turn by finger alone: drag the first playable card to the table (a seven names the
+    first suit by a tap), or tap the first action the rules allow."""
+
+    def turn(page: Page) -> None:
+        playable = page.locator("#hand-area .hand-card:not(.is-dim) input[name=card]")
+        if playable.count() and page.locator(".play-button").count():
+            label = card(page, playable.first.get_attribute("value"))
+            finger.drag(middle(label), middle(page.get_by_test_id("center")))
+            if page.locator(".suit-picker:visible").count():
+                finger.tap(middle(page.locator(".suit-picker button").first))
+        else:
+            finger.tap(middle(page.get_by_test_id("actions").locator("button[name=type]").first))
+
+    return turn
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("game", "options", "near_the_end"),
+    [
+        ("americana", {"target": 101}, {"totals": [88, 95]}),
+        ("classic", {"match": "points8"}, {"totals": [7, 7]}),
+    ],
+)
+def test_a_whole_match_by_touch_alone_in_both_languages(
+    browser: Browser, live_server_url: str, game: str, options: dict, near_the_end: dict
+):
+    match, pages = players_at(browser, live_server_url, game, options, touch=True)
+    play_to_the_end(match, pages, near_the_end, {page: touch_turn(Finger(page)) for page in pages})
+    pages[0].screenshot(path=ARTIFACTS / f"craft-{game}-touch-match-over-en.png")
+    pages[1].screenshot(path=ARTIFACTS / f"craft-{game}-touch-match-over-ro.png")
 
 
 RECORD_NOTIFICATIONS = """
