@@ -25,13 +25,23 @@ AMERICANA_RANKS = "2 3 4 5 6 7 8 9 10 J Q K A"
 LOCALES = ("en-GB", "ro-RO")
 
 
-def players_at(browser: Browser, base: str, game: str, options: dict, locales=LOCALES, touch=False):
+def players_at(
+    browser: Browser,
+    base: str,
+    game: str,
+    options: dict,
+    locales=LOCALES,
+    touch=False,
+    motion="no-preference",
+):
     """Ana and Ion at a two-player table, each in a browser of their own (on a touch phone if
     ``touch``), the table open; each page gathers its script errors in ``page.script_errors``."""
     table, users = off_loop(seated_pair, game, options)
     pages = []
     for user, locale in zip(users, locales, strict=True):
-        context = browser.new_context(locale=locale, viewport=PHONE, has_touch=touch, is_mobile=touch)
+        context = browser.new_context(
+            locale=locale, viewport=PHONE, has_touch=touch, is_mobile=touch, reduced_motion=motion
+        )
         page = context.new_page()
         page.script_errors = errors = []
         page.on("pageerror", lambda error, errors=errors: errors.append(error))
@@ -376,6 +386,30 @@ def test_a_whole_match_by_touch_alone_in_both_languages(
     play_to_the_end(match, pages, near_the_end, {page: touch_turn(Finger(page)) for page in pages})
     pages[0].screenshot(path=ARTIFACTS / f"craft-{game}-touch-match-over-en.png")
     pages[1].screenshot(path=ARTIFACTS / f"craft-{game}-touch-match-over-ro.png")
+
+
+COUNT_MOTION = """
+    // After each update's listeners have all run, how many animations the update started.
+    window.motions = [];
+    document.addEventListener("table:updated", () => queueMicrotask(() => window.motions.push(
+        document.getAnimations().filter((animation) => !(animation instanceof CSSAnimation)).length)));
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("motion", "moves"), [("no-preference", True), ("reduce", False)])
+def test_a_played_card_travels_unless_the_player_prefers_reduced_motion(
+    browser: Browser, live_server_url: str, motion: str, moves: bool
+):
+    hands = [["9H", "KC", "3D", "4D", "5H"], ["9S", "10C", "QC", "5C", "2C"]]
+    _match, (ana, ion) = americana_pair(browser, live_server_url, hands, "6H", motion=motion)
+    ion.add_init_script(COUNT_MOTION)
+    ion.reload()
+    live(ion)
+    card(ana, "9H").click()
+    ana.locator(".play-button").click()
+    expect(ion.get_by_test_id("pile").locator(".card")).to_have_attribute("data-code", "9H")
+    assert (max(ion.evaluate("window.motions")) > 0) is moves
 
 
 RECORD_NOTIFICATIONS = """
