@@ -55,23 +55,21 @@
 
   // ---- Picking and playing ----
 
-  /** Send the move "play this card" (with the seven's suit when one is given). */
-  function playCard(label, suit) {
-    const form = handForm();
-    const input = label.querySelector("input[name=card]");
-    input.checked = true;
-    const button = suit
-      ? suitPicker()?.querySelector(`button[value="${suit}"]`)
-      : playButton();
+  /** Whether the next message sent must say "play" though the page has no Play button. */
+  let forcedPlay = false;
+
+  /** Send the move "play this card" (a seven's suit is sent by its own button). */
+  function playCard(label) {
+    label.querySelector("input[name=card]").checked = true;
+    const button = playButton();
     if (button) {
-      form.requestSubmit(button);
+      handForm().requestSubmit(button);
     } else {
       // Not the player's turn, or no card may be played: the server says why.
       forcedPlay = true;
-      form.requestSubmit();
+      handForm().requestSubmit();
     }
   }
-  let forcedPlay = false;
   document.addEventListener("htmx:ws:before:message:outgoing", (event) => {
     if (forcedPlay) {
       event.detail.message.values.type = "play";
