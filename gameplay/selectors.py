@@ -186,7 +186,8 @@ def _buttons(game_name: str, view: dict, legal: list[dict]) -> tuple[bool, list[
                 {"type": "take", "label": _("Take %(count)d cards") % {"count": view["owed"]}, "key": "t"}
             )
         if "sit_out" in kinds:
-            buttons.append({"type": "sit_out", "label": _("Sit out a turn"), "key": "s"})
+            # No key of its own: S opens the scores.
+            buttons.append({"type": "sit_out", "label": _("Sit out a turn"), "key": ""})
     else:
         if "end" in kinds:
             buttons.append({"type": "end", "label": _("End the trick"), "key": "e"})

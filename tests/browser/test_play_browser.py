@@ -1,5 +1,7 @@
 """Two people play in two browsers over websockets, by the buttons the rules allow."""
 
+from collections.abc import Callable
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -54,13 +56,8 @@ def take_turn(page: Page) -> None:
         page.get_by_test_id("actions").locator("button[name=type]").first.click()
 
 
-@pytest.mark.django_db(transaction=True)
-def test_two_people_play_americana_to_the_end(browser: Browser, live_server_url: str):
-    match, pages = two_players(browser, live_server_url, "americana", {"target": 101})
-    # Both near the target, so the round being played decides the match.
-    rig(match, totals=[88, 95])
-    for page in pages:
-        page.reload()
+def play_until_over(pages: list[Page], turns: dict[Page, Callable[[Page], None]]) -> None:
+    """Whoever is to act plays their turn the way ``turns`` says, until every page shows the match over."""
     for _turn in range(600):
         if any(page.get_by_test_id("match-over").count() for page in pages):
             break
@@ -69,10 +66,20 @@ def test_two_people_play_americana_to_the_end(browser: Browser, live_server_url:
             pages[0].wait_for_timeout(150)
             continue
         version = mover.locator("input[name=version]").input_value()
-        take_turn(mover)
+        turns[mover](mover)
         expect(mover.locator("input[name=version]")).not_to_have_value(version, timeout=10_000)
     for page in pages:
         expect(page.get_by_test_id("match-over")).to_be_visible(timeout=15_000)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_people_play_americana_to_the_end(browser: Browser, live_server_url: str):
+    match, pages = two_players(browser, live_server_url, "americana", {"target": 101})
+    # Both near the target, so the round being played decides the match.
+    rig(match, totals=[88, 95])
+    for page in pages:
+        page.reload()
+    play_until_over(pages, dict.fromkeys(pages, take_turn))
     pages[0].screenshot(path=ARTIFACTS / "americana-match-over-en.png", full_page=True)
     pages[1].screenshot(path=ARTIFACTS / "americana-match-over-ro.png", full_page=True)
     match.refresh_from_db()

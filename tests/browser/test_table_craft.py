@@ -13,7 +13,7 @@ from gameplay.engine import get_game
 from gameplay.models import Match
 from tables import services as table_services
 from tests.browser.conftest import log_in, off_loop
-from tests.browser.test_play_browser import rest_of_deck, rig, seated_pair
+from tests.browser.test_play_browser import play_until_over, rest_of_deck, rig, seated_pair
 from tests.conftest import ARTIFACTS, ROOT
 from tests.factories import make_user
 
@@ -336,18 +336,7 @@ def play_to_the_end(match: Match, pages: list[Page], near_the_end: dict, turns: 
     for page in pages:
         page.reload()
         live(page)
-    for _turn in range(600):
-        if any(page.get_by_test_id("match-over").count() for page in pages):
-            break
-        mover = next((page for page in pages if page.locator(".me-line.is-to-act").count()), None)
-        if mover is None:
-            pages[0].wait_for_timeout(150)
-            continue
-        version = mover.locator("input[name=version]").input_value()
-        turns[mover](mover)
-        expect(mover.locator("input[name=version]")).not_to_have_value(version, timeout=10_000)
-    for page in pages:
-        expect(page.get_by_test_id("match-over")).to_be_visible(timeout=15_000)
+    play_until_over(pages, turns)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     assert match.moves.filter(actor="player").count() > 2
