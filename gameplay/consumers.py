@@ -63,6 +63,12 @@ class SharedTables:
         self.locks: dict[int, threading.Lock] = {}
         self.lock = threading.Lock()
 
+    def latest(self, table_id: int) -> SharedTable | None:
+        """The newest read of the table this process holds (read now if it holds none)."""
+        with self.lock:
+            entry = self.entries.get(table_id)
+        return entry if entry is not None else self.get(table_id, None)
+
     def get(self, table_id: int, version: int | None, *, match_only: bool = False) -> SharedTable | None:
         """The table as of ``version``, read anew when this process holds another version (older
         news, or another match: a new match always announces itself as a change to the table) or
@@ -232,15 +238,20 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             version = int(frame.get("version"))
         except (ValueError, TypeError):
             return services.ActionRefused(gettext_noop("That message could not be read."))
-        seat, match_id = selectors.seat_and_match(table_id=self.table_id, user=self.scope["user"])
+        user = self.scope["user"]
+        shared = SHARED_TABLES.latest(self.table_id)
+        if shared is not None and table_selectors.seat_of(table=shared.table, user=user) is None:
+            shared = SHARED_TABLES.get(self.table_id, None)  # this process may not have heard of the seat yet
+        seat = table_selectors.seat_of(table=shared.table, user=user) if shared is not None else None
         if seat is None:
             return services.ActionRefused(
                 gettext_noop("You are watching this table: only its players can play.")
             )
-        if match_id is None:
+        if shared.snapshot is None:
             return services.ActionRefused(gettext_noop("The match has not started yet."))
+        match_id = shared.snapshot.match.pk
         if frame.get("type") == "back":
-            services.seat_reclaim(match_id=match_id, seat=seat)
+            services.seat_reclaim(match_id=match_id, seat=seat.position)
             return None
         try:
             action = action_from_frame(frame)
@@ -249,11 +260,12 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
         try:
             services.act(
                 match_id=match_id,
-                seat=seat,
+                seat=seat.position,
                 action=action,
                 actor=Move.Actor.PLAYER,
                 expected_version=version,
                 reclaim=True,
+                user_id=user.pk,
             )
         except services.ActionRefused as refusal:
             return refusal

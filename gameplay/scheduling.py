@@ -6,6 +6,7 @@ Queuing by name keeps the service layer from importing the task (interface) laye
 """
 
 import random
+from dataclasses import dataclass
 
 from celery import current_app
 from django.conf import settings
@@ -29,24 +30,36 @@ def _queue_on_commit(name: str, args: list, countdown: float) -> None:
     transaction.on_commit(lambda: current_app.send_task(name, args=args, countdown=countdown))
 
 
-def after_change(*, match_id: int, version: int, awaiting_deal: bool, to_act: int | None, seat) -> None:
+@dataclass(frozen=True)
+class SeatToAct:
+    """What the follow-up needs to know of a seat: who holds it, whether a bot plays it, the clock."""
+
+    table_id: int
+    position: int
+    user_id: int | None
+    bot_plays: bool
+    """A bot's own seat, or a person's that a bot stands in for."""
+    is_taken_over: bool
+    turn_clock: int
+
+
+def after_change(*, match_id: int, version: int, awaiting_deal: bool, seat: SeatToAct | None) -> None:
     """Queue the follow-up for a match now at ``version``.
 
-    ``seat`` is the ``tables.Seat`` of the seat to act (None between rounds). Call inside
-    the transaction that made the change.
+    ``seat`` is the seat to act (None between rounds). Call inside the transaction that made the change.
     """
     if awaiting_deal:
         _queue_on_commit(DEAL_NEXT_ROUND, [match_id, version], settings.ROUND_PAUSE_SECONDS)
-    elif to_act is not None and seat is not None:
-        if seat.is_bot or seat.is_taken_over:
+    elif seat is not None:
+        if seat.bot_plays:
             _queue_on_commit(PLAY_TURN, [match_id, version], random.uniform(*settings.BOT_PAUSE_SECONDS))
             return
-        if seat.table.turn_clock:
+        if seat.turn_clock:
             _queue_on_commit(
-                TAKE_OVER_IF_QUIET, [match_id, to_act, version, CLOCK], float(seat.table.turn_clock)
+                TAKE_OVER_IF_QUIET, [match_id, seat.position, version, CLOCK], float(seat.turn_clock)
             )
-        if not presence.connections(seat.table_id, to_act):
-            player_gone(match_id=match_id, seat=to_act, version=version)
+        if not presence.connections(seat.table_id, seat.position):
+            player_gone(match_id=match_id, seat=seat.position, version=version)
 
 
 def player_gone(*, match_id: int, seat: int, version: int) -> None:

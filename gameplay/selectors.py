@@ -8,7 +8,6 @@ score sheet. The only other use of the state is the seat's own legal actions.
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import OuterRef, Subquery
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
@@ -25,20 +24,6 @@ ROUND_ENDS = {"round_over", "deal_over", "match_over"}
 
 def current_match(table: Table) -> Match | None:
     return table.matches.order_by("-started_at").first()
-
-
-def seat_and_match(*, table_id: int, user) -> tuple[int | None, int | None]:
-    """The user's seat at the table and the table's current match id (one query, for each move)."""
-    if not user.is_authenticated:
-        return None, None
-    newest = Match.objects.filter(table_id=OuterRef("table_id")).order_by("-started_at").values("pk")[:1]
-    found = (
-        Seat.objects.filter(table_id=table_id, user=user)
-        .annotate(match_id=Subquery(newest))
-        .values_list("position", "match_id")
-        .first()
-    )
-    return found if found is not None else (None, None)
 
 
 @dataclass

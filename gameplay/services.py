@@ -7,7 +7,7 @@ and the table told after commit.
 """
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from django.db import transaction
@@ -71,6 +71,24 @@ def match_start(*, table) -> Match:
     return match
 
 
+def _seats(match: Match) -> dict[int, scheduling.SeatToAct]:
+    """The match's seats by position: who holds each, whether a bot plays it, the turn clock."""
+    rows = Seat.objects.filter(table_id=match.table_id).values_list(
+        "position", "user_id", "bot_level", "is_taken_over", "table__turn_clock"
+    )
+    return {
+        position: scheduling.SeatToAct(
+            table_id=match.table_id,
+            position=position,
+            user_id=user_id,
+            bot_plays=bool(bot_level) or taken_over,
+            is_taken_over=taken_over,
+            turn_clock=turn_clock,
+        )
+        for position, user_id, bot_level, taken_over, turn_clock in rows
+    }
+
+
 def _locked_playing(match_id: int) -> Match:
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
@@ -80,32 +98,37 @@ def _locked_playing(match_id: int) -> Match:
     return match
 
 
-def _save(match: Match, game, state, *, lobby: bool = False, match_only: bool = False) -> None:
+def _save(
+    match: Match,
+    game,
+    state,
+    *,
+    lobby: bool = False,
+    match_only: bool = False,
+    seats: dict[int, scheduling.SeatToAct] | None = None,
+) -> None:
     """Store the new state, bump the version, and queue the broadcast and the follow-up.
 
     ``match_only``: nothing but the match changed (no seat, no table status), see ``events.table_changed``.
+    ``seats``: the table's seats by position, when the caller has just read them.
     """
     match.state = game.state_to_json(state)
     match.version += 1
     match.turn_started_at = timezone.now()
     match.save(update_fields=["state", "version", "status", "result", "finished_at", "turn_started_at"])
     events.table_changed(match.table_id, match.version, lobby=lobby, match_only=match_only)
-    _schedule(match, game, state)
+    _schedule(match, game, state, seats)
 
 
-def _schedule(match: Match, game, state) -> None:
+def _schedule(match: Match, game, state, seats: dict[int, scheduling.SeatToAct] | None = None) -> None:
     if match.status != Match.Status.PLAYING:
         return
     to_act = game.to_act(state)
-    seat = None
-    if to_act is not None:
-        seat = Seat.objects.select_related("table").get(table_id=match.table_id, position=to_act)
     scheduling.after_change(
         match_id=match.pk,
         version=match.version,
         awaiting_deal=game.awaiting_deal(state),
-        to_act=to_act,
-        seat=seat,
+        seat=None if to_act is None else (seats or _seats(match))[to_act],
     )
 
 
@@ -118,6 +141,7 @@ def act(
     actor: str = Move.Actor.PLAYER,
     expected_version: int | None = None,
     reclaim: bool = False,
+    user_id: int | None = None,
 ) -> ActResult:
     """Make ``action`` (its JSON form) for ``seat``.
 
@@ -125,13 +149,17 @@ def act(
     since (a double click, a second tab, a late task) the move is refused as stale
     and nothing changes. An illegal move raises ``ActionRefused`` with the engine's
     reason and nothing is saved. ``reclaim``: the mover is the seat's own player, so a
-    bot standing in for them steps aside.
+    bot standing in for them steps aside. ``user_id``: the person moving, refused unless
+    the seat is theirs.
     """
     match = _locked_playing(match_id)
     if expected_version is not None and expected_version != match.version:
         raise ActionRefused(
             gettext_noop("The table has moved on since; here is where it stands now."), stale=True
         )
+    seats = _seats(match)
+    if user_id is not None and (seat not in seats or seats[seat].user_id != user_id):
+        raise ActionRefused(gettext_noop("You are watching this table: only its players can play."))
     game = get_game(match.game)
     state = game.state_from_json(match.state)
     try:
@@ -142,7 +170,7 @@ def act(
         happened = engine_act(game, state, seat, parsed)
     except IllegalAction as error:
         raise ActionRefused(error.template, error.params) from None
-    seat_returned = reclaim and _seat_return(match.table_id, seat)
+    seat_returned = reclaim and seats[seat].is_taken_over and _seat_return(match.table_id, seat)
     seq = match.moves.count() + 1
     Move.objects.create(
         match=match, seq=seq, seat=seat, action=game.action_to_json(parsed), events=happened, actor=actor
@@ -153,7 +181,9 @@ def act(
         _record_round(match, game.round_number(state), public)
         if over:
             _finish(match, public)
-    _save(match, game, state, lobby=over, match_only=not (over or seat_returned))
+    if seat_returned:
+        seats[seat] = replace(seats[seat], bot_plays=False, is_taken_over=False)
+    _save(match, game, state, lobby=over, match_only=not (over or seat_returned), seats=seats)
     return ActResult(match_id=match.pk, version=match.version, events=happened)
 
 

@@ -1,6 +1,12 @@
+from functools import lru_cache
+
 from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from gameplay.cardfaces import CardFace, face
+from gameplay.engine.cards import CODES
 from gameplay.reasons import card_name, suit_name
 
 register = template.Library()
@@ -20,3 +26,15 @@ def spoken(code: str) -> str:
 @register.filter
 def spoken_suit(code: str | None) -> str:
     return suit_name(code) if code else ""
+
+
+@register.simple_tag
+def card(code: str) -> SafeString:
+    """A card's face (``gameplay/_card.html``). Every hand on every update shows cards, and a card
+    looks the same each time in a given language, so each is rendered once per language."""
+    return _card_markup(code, get_language())
+
+
+@lru_cache(maxsize=len(CODES) * 4)
+def _card_markup(code: str, language: str) -> SafeString:
+    return render_to_string("gameplay/_card.html", {"code": code})

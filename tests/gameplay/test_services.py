@@ -9,6 +9,7 @@ from django.db import connection
 from gameplay import services
 from gameplay.engine import get_game
 from gameplay.models import Match, Move, RoundResult
+from tests.factories import make_user
 from tests.gameplay.helpers import first_legal, human_match, live_state
 
 
@@ -50,6 +51,18 @@ def test_out_of_turn_and_malformed_moves_are_refused(db):
         with pytest.raises(services.ActionRefused, match="not a move of this game"):
             services.act(match_id=match.pk, seat=seat, action=garbage)
     assert not Move.objects.exists()
+
+
+def test_only_the_seat_s_own_player_may_move_for_it(db):
+    match, users = human_match()
+    seat, action = first_legal(match)
+    outsider = make_user("outsider")
+    for stranger in (users[1 - seat], outsider):
+        with pytest.raises(services.ActionRefused, match="only its players can play"):
+            services.act(match_id=match.pk, seat=seat, action=action, user_id=stranger.pk)
+    assert not Move.objects.exists()
+    services.act(match_id=match.pk, seat=seat, action=action, user_id=users[seat].pk)
+    assert Move.objects.get().seat == seat
 
 
 def test_a_double_click_is_refused_as_stale(db):
