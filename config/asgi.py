@@ -4,6 +4,7 @@ Websocket connections pass the allowed-hosts origin check and carry the session'
 user (``AuthMiddlewareStack``).
 """
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -30,3 +31,7 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# Everything loaded so far lives as long as the process: keep it out of the garbage collector's
+# sweeps, which otherwise walk it again and again and stall every table served by this process.
+gc.freeze()
