@@ -32,10 +32,12 @@ PLAY_FRAGMENTS = ("topbar", "opponents", "center", "hand", "log", "outcome", "no
 def _shared_key(name: str, screen: selectors.Screen) -> tuple | None:
     """What a fragment depends on beyond the table's version and the language, when every viewer
     with the same key sees the same markup; None for fragments made for one viewer only."""
-    if name in ("topbar", "log"):
+    if name in ("topbar", "log", "notice"):
         return ()
     if name == "center":
         return (screen.aimed_text, screen.holder_text)
+    if name == "outcome" and not screen.sheet:
+        return ()  # nothing on show while a round is played
     return None
 
 

@@ -37,6 +37,8 @@ class TableSnapshot:
     table: Table
     match: Match
     state: object
+    seats: list[Seat]
+    """The table's seats in order (read with the table, shared by every screen)."""
     names: list[str]
     recent_events: list[list[dict]]
     last_seq: int
@@ -74,6 +76,7 @@ def table_snapshot(table: Table) -> TableSnapshot | None:
         table=table,
         match=match,
         state=get_game(match.game).state_from_json(match.state),
+        seats=seat_rows,
         names=[seat_name(s) for s in seat_rows],
         recent_events=[events for _seq, events in reversed(moves)],
         last_seq=moves[0][0] if moves else 0,
@@ -96,6 +99,7 @@ def snapshot_advanced(snapshot: TableSnapshot) -> TableSnapshot:
         table=snapshot.table,
         match=match,
         state=get_game(match.game).state_from_json(match.state),
+        seats=snapshot.seats,
         names=snapshot.names,
         recent_events=[*snapshot.recent_events, *new_events][-LOG_LENGTH:],
         last_seq=moves[-1][0] if moves else snapshot.last_seq,
@@ -151,6 +155,15 @@ class Screen:
     def version(self) -> int:
         return self.match.version
 
+    @property
+    def sheet(self) -> str:
+        """Which score sheet is on show: "match" once it is over, "round" between rounds or deals, else ""."""
+        if self.view["match_over"] or self.match.status != Match.Status.PLAYING:
+            return "match"
+        if self.view.get("awaiting_deal") or self.view.get("deal_over"):
+            return "round"
+        return ""
+
 
 def seat_name(seat: Seat) -> str:
     """A person's username; a bot is named by its seat ("Bot 3"), its level shown beside it."""
@@ -184,7 +197,7 @@ def _buttons(game_name: str, view: dict, legal: list[dict]) -> tuple[bool, list[
 def table_screen(snapshot: TableSnapshot, user) -> Screen:
     table, match, state, names = snapshot.table, snapshot.match, snapshot.state, snapshot.names
     game = get_game(match.game)
-    seat_rows = sorted(table.seats.all(), key=lambda seat: seat.position)  # prefetched with the table
+    seat_rows = snapshot.seats
     my_seat = next((s.position for s in seat_rows if user.is_authenticated and s.user_id == user.pk), None)
     view = game.view(state, my_seat)
     to_act = view["to_act"] if match.status == Match.Status.PLAYING else None
