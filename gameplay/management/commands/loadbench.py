@@ -63,7 +63,8 @@ def choose(frame: str, rng: random.Random) -> dict | None:
     cards = PLAYABLE.findall(frame)
     if cards and "play" in buttons:
         card = rng.choice(cards)
-        return {"type": "play", "card": card, **({"suit": "H"} if card.startswith("7") else {})}
+        names_suit = card.startswith("7") and 'class="suit-picker' in frame  # an Americana seven
+        return {"type": "play", "card": card, **({"suit": "H"} if names_suit else {})}
     others = [b for b in buttons if b not in ("play", "back")]
     return {"type": rng.choice(others)} if others else None
 
