@@ -79,11 +79,11 @@ class SharedTables:
         with self.lock:
             table_lock = self.locks.setdefault(table_id, threading.Lock())
         with table_lock:
-            entry = self.entries.get(table_id)
-            if entry is not None and version is not None and entry.version == version:
-                pass
-            elif entry is not None and entry.snapshot and match_only and entry.version == version - 1:
-                entry = SharedTable(table=entry.table, snapshot=selectors.snapshot_advanced(entry.snapshot))
+            held = self.entries.get(table_id)
+            if held is not None and version is not None and held.version == version:
+                entry = held
+            elif held is not None and held.snapshot and match_only and held.version == version - 1:
+                entry = SharedTable(table=held.table, snapshot=selectors.snapshot_advanced(held.snapshot))
             else:
                 table = table_selectors.table_detail(table_id=table_id)
                 entry = SharedTable(table=table, snapshot=selectors.table_snapshot(table)) if table else None
