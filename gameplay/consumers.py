@@ -242,9 +242,10 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             return services.ActionRefused(gettext_noop("That message could not be read."))
         user = self.scope["user"]
         shared = SHARED_TABLES.latest(self.table_id)
-        if shared is not None and table_selectors.seat_of(table=shared.table, user=user) is None:
-            shared = SHARED_TABLES.get(self.table_id, None)  # this process may not have heard of the seat yet
         seat = table_selectors.seat_of(table=shared.table, user=user) if shared is not None else None
+        if shared is not None and seat is None:  # this process may not have heard of the seat yet
+            shared = SHARED_TABLES.get(self.table_id, None)
+            seat = table_selectors.seat_of(table=shared.table, user=user) if shared is not None else None
         if seat is None:
             return services.ActionRefused(
                 gettext_noop("You are watching this table: only its players can play.")
