@@ -32,7 +32,7 @@ def _queue_on_commit(name: str, args: list, countdown: float) -> None:
 
 @dataclass(frozen=True)
 class SeatToAct:
-    """What the follow-up needs to know of a seat: who holds it, whether a bot plays it, the clock."""
+    """What a move and its follow-up need to know of a seat: its holder, whether a bot plays it, the clock."""
 
     table_id: int
     position: int
