@@ -21,6 +21,7 @@ from gameplay.engine.americana import (
     SEVENS,
     SUIT_MASK,
     TWOS,
+    draw_into,
     hand_value,
 )
 from gameplay.engine.americana import JOKER_MASK as JOKERS
@@ -93,18 +94,8 @@ class Simulator:
     def draw(self, pos: list, count: int, rng: random.Random) -> None:
         """The seat to act draws ``count`` cards (reshuffling the pile under its top when the stock
         runs out, writing off what cannot be drawn) and the turn moves on."""
-        stock, pile = pos[STOCK], pos[PILE]
         seat = pos[SEAT]
-        hand = pos[HANDS][seat]
-        for _ in range(count):
-            if not stock:
-                if len(pile) < 2:
-                    break
-                stock.extend(pile[:-1])
-                del pile[:-1]
-                rng.shuffle(stock)
-            hand |= 1 << stock.pop()
-        pos[HANDS][seat] = hand
+        pos[HANDS][seat] = draw_into(pos[HANDS][seat], count, pos[STOCK], pos[PILE], rng.shuffle)
         pos[PASSES] = 0
         pos[SEAT] = (seat + 1) % self.players
 
@@ -150,17 +141,8 @@ class Simulator:
                     if skip:
                         skip = False
                     else:
-                        want, owed = owed, 0
-                        while want:
-                            if not stock:
-                                if len(pile) < 2:
-                                    break
-                                stock.extend(pile[:-1])
-                                del pile[:-1]
-                                rng.shuffle(stock)
-                            hand |= 1 << stock.pop()
-                            want -= 1
-                        hands[seat] = hand
+                        hands[seat] = draw_into(hand, owed, stock, pile, rng.shuffle)
+                        owed = 0
                     passes = 0
                     seat = seat + 1 if seat + 1 < players else 0
                     continue

@@ -37,6 +37,7 @@ never go all the way round. The rule is still implemented as RULES.md states it
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -247,6 +248,24 @@ def _draw(state: State, seat: int, count: int, events: list[Event]) -> int:
         drawn += 1
     state.hands[seat] = hand
     return drawn
+
+
+def draw_into(
+    hand: int, count: int, stock: list[int], pile: list[int], shuffle: Callable[[list], None]
+) -> int:
+    """``hand`` (a mask) with up to ``count`` cards from the stock, the pile under its top shuffled
+    into a new stock when it runs out; what cannot be drawn is written off. For the fast playouts,
+    which keep no events."""
+    while count:
+        if not stock:
+            if len(pile) < 2:
+                break
+            stock.extend(pile[:-1])
+            del pile[:-1]
+            shuffle(stock)
+        hand |= 1 << stock.pop()
+        count -= 1
+    return hand
 
 
 def _can_act(state: State, seat: int) -> bool:
@@ -886,18 +905,8 @@ class Americana:
                 # Take what is owed (writing off what cannot be drawn) or draw one card.
                 if record is not None:
                     record.append((TAKE if owed else DRAW, legal))
-                want = owed or 1
+                hands[seat] = draw_into(hand, owed or 1, stock, pile, shuffle)
                 owed = 0
-                while want:
-                    if not stock:
-                        if len(pile) < 2:
-                            break
-                        stock.extend(pile[:-1])
-                        del pile[:-1]
-                        shuffle(stock)
-                    hand |= 1 << stock.pop()
-                    want -= 1
-                hands[seat] = hand
             seat = seat + 1 if seat + 1 < players else 0
         state.suit, state.owed, state.skip, state.passes = suit, owed, skip, passes
         _end_round(state, out, [])
