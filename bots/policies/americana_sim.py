@@ -153,11 +153,7 @@ class Simulator:
                         decisions += 1
                         if record is not None:
                             record.append((seat, {"type": "draw"}))
-                        if not stock:
-                            stock.extend(pile[:-1])
-                            del pile[:-1]
-                            rng.shuffle(stock)
-                        hands[seat] = hand | 1 << stock.pop()
+                        hands[seat] = draw_into(hand, 1, stock, pile, rng.shuffle)
                         passes = 0
                     else:
                         passes += 1
