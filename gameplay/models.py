@@ -1,6 +1,10 @@
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from tables.models import BotLevel
 
 
 class Match(models.Model):
@@ -11,6 +15,14 @@ class Match(models.Model):
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
         ABORTED = "aborted", _("aborted")
+
+    class Due(models.TextChoices):
+        """What the match waits for; a periodic sweep acts on it once ``due_at`` has passed."""
+
+        DEAL = "deal", _("the next deal")
+        BOT = "bot", _("a bot's move")
+        CLOCK = "clock", _("a player's move, on the clock")
+        PLAYER = "player", _("a player's move, no clock")
 
     table = models.ForeignKey(
         "tables.Table", on_delete=models.CASCADE, related_name="matches", verbose_name=_("table")
@@ -29,6 +41,16 @@ class Match(models.Model):
         _("deal events"), default=list, help_text=_("The public events of the current round's deal.")
     )
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    to_act = models.PositiveSmallIntegerField(
+        _("seat to act"), null=True, blank=True, help_text=_("Empty between rounds and once the match is over.")
+    )
+    due = models.CharField(_("what is due"), max_length=8, choices=Due.choices, blank=True)
+    due_at = models.DateTimeField(
+        _("due at"),
+        null=True,
+        blank=True,
+        help_text=_("When the next deal, the bot's move or the turn clock's end is due at the latest."),
+    )
 
     class Meta:
         ordering = ["-started_at"]
@@ -39,6 +61,11 @@ class Match(models.Model):
                 fields=["table"],
                 condition=models.Q(status="playing"),
                 name="gameplay_match_one_running_per_table",
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["due_at"], condition=models.Q(status="playing"), name="gameplay_match_due_playing"
             )
         ]
 
@@ -90,3 +117,80 @@ class RoundResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} round {self.number}"
+
+
+class Participant(models.Model):
+    """Who held a seat of a match, from which move to which.
+
+    Written when the match starts and when a moderator replaces a player, so history, profiles and score
+    sheets keep every person who played, whatever later happens to the table's seats.
+    """
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="participants", verbose_name=_("match")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="participations",
+        verbose_name=_("player"),
+    )
+    bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel.choices, blank=True)
+    name = models.CharField(_("name shown"), max_length=150, blank=True, help_text=_("Empty for a bot."))
+    from_move = models.PositiveIntegerField(_("from move"), default=0, help_text=_("Moves made before."))
+    until_move = models.PositiveIntegerField(
+        _("until move"), null=True, blank=True, help_text=_("Moves made when they left; empty: to the end.")
+    )
+
+    class Meta:
+        ordering = ["match", "seat", "from_move", "pk"]
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=True) | models.Q(bot_level=""),
+                name="gameplay_participant_person_or_bot",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "match"])]
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.seat}: {self.display_name}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def display_name(self) -> str:
+        """A person's name as it was; a bot is named by its seat ("Bot 3"), in the reader's language."""
+        return self.name or gettext("Bot %(number)d") % {"number": self.seat + 1}
+
+
+class SeatChange(models.Model):
+    """A change at a seat during a match, after a given number of moves: a bot stood in for a quiet
+    player, the player came back, or a moderator replaced the player with a bot."""
+
+    class Kind(models.TextChoices):
+        STOOD_IN = "stood_in", _("a bot stood in")
+        BACK = "back", _("the player came back")
+        REPLACED = "replaced", _("replaced by a bot")
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="seat_changes", verbose_name=_("match")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    kind = models.CharField(_("change"), max_length=10, choices=Kind.choices)
+    after_move = models.PositiveIntegerField(_("after move"))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "created_at", "pk"]
+        verbose_name = _("seat change")
+        verbose_name_plural = _("seat changes")
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.seat}: {self.kind}"
