@@ -3,12 +3,15 @@
 The in-memory broker only exists inside one process, so in the embedded mode the
 worker must live in the server process itself. It is a real Celery worker (solo
 pool: tasks run one at a time, countdowns honoured), so the task code is exactly
-the one that runs on separate workers in production.
+the one that runs on separate workers in production. Beside it, Celery beat runs in a
+thread too (its schedule kept in memory), sending the periodic sweep as ``celery beat``
+does in production.
 """
 
 import logging
 import threading
 
+from celery.beat import EmbeddedService
 from celery.worker import WorkController
 
 from .celery import app
@@ -44,3 +47,9 @@ def start_embedded_worker() -> WorkController:
         raise RuntimeError("The embedded Celery worker did not start within 30 seconds.")
     logger.info("Embedded Celery worker running in-process.")
     return built[0]
+
+
+def start_embedded_beat() -> None:
+    """Celery beat in a daemon thread, sending the periodic tasks (the sweep) to the embedded worker."""
+    EmbeddedService(app, thread=True, scheduler_cls="celery.beat:Scheduler").start()
+    logger.info("Embedded Celery beat running in-process.")

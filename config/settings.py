@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "config.apps.SiteConfig",
     "accounts",
     "tables",
     "gameplay",
@@ -133,6 +134,20 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "septica")
+
+GONE_GRACE_SECONDS = float(os.environ.get("GONE_GRACE_SECONDS", "30"))
+"""A player whose every connection has been gone this long on their turn is stood in for by a bot."""
+ABANDON_AFTER_SECONDS = float(os.environ.get("ABANDON_AFTER_SECONDS", "600"))
+"""A match whose every person has been stood in for this long is abandoned."""
+SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "2"))
+"""How often Celery beat runs the sweep that acts on anything overdue (a lost task never stalls a match)."""
+CELERY_BEAT_SCHEDULE = {
+    "sweep": {
+        "task": "gameplay.tasks.sweep",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    }
+}
 
 # --- Accounts --------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("tables/", include("tables.urls")),
+    path("tables/", include("gameplay.urls")),
     path("", include("history.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -3,8 +3,11 @@ from django.utils.html import format_html_join
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from tables import services as table_services
+from tables import admin as table_admin
+from tables.models import Seat, Table
+from tables.services import TableError
 
+from . import services
 from .models import Match, Move, RoundResult
 
 ABORT_REASON = gettext_noop("Stopped by a moderator.")
@@ -102,15 +105,68 @@ class MatchAdmin(admin.ModelAdmin):
         description=_("Abort the selected running matches (their tables close)"), permissions=["abort"]
     )
     def abort_matches(self, request, queryset):
-        """Each running match is stopped through the table service, which records the reason, tells the
-        table's players and closes the table so it leaves everyone's list of tables in play."""
+        """Each running match is stopped by closing its table, which records the reason, tells the
+        table's players and takes the table off everyone's list of tables in play."""
         aborted = 0
         for match in queryset.filter(status=Match.Status.PLAYING):
-            table_services.table_close(table_id=match.table_id, reason=ABORT_REASON)
+            services.table_close(table_id=match.table_id, reason=ABORT_REASON)
             self.log_change(request, match, gettext("Aborted by a moderator."))
             aborted += 1
         self.message_user(
             request,
             ngettext("%(count)d match aborted.", "%(count)d matches aborted.", aborted) % {"count": aborted},
+            messages.SUCCESS,
+        )
+
+
+# Tables and seats are the tables app's; closing a table with its match and replacing a player mid-match
+# are the match's lifecycle, so their admin gains those actions here (this app is installed after tables).
+admin.site.unregister(Table)
+admin.site.unregister(Seat)
+
+
+@admin.register(Table)
+class TableAdmin(table_admin.TableAdmin):
+    actions = ("close_tables",)
+
+    @admin.action(
+        description=_("Close the selected tables (running matches are aborted)"), permissions=["change"]
+    )
+    def close_tables(self, request, queryset):
+        closed = 0
+        for table in queryset.exclude(status=Table.Status.CLOSED):
+            services.table_close(
+                table_id=table.pk,
+                reason=gettext("Closed by a moderator (%(name)s).") % {"name": request.user},
+            )
+            self.log_change(request, table, gettext("Closed by a moderator."))
+            closed += 1
+        self.message_user(
+            request,
+            ngettext("%(count)d table closed.", "%(count)d tables closed.", closed) % {"count": closed},
+            messages.SUCCESS,
+        )
+
+
+@admin.register(Seat)
+class SeatAdmin(table_admin.SeatAdmin):
+    actions = ("replace_with_bot", *table_admin.SeatAdmin.actions)
+
+    @admin.action(description=_("Remove the player (a bot takes the seat)"), permissions=["change"])
+    def replace_with_bot(self, request, queryset):
+        replaced = 0
+        for seat in queryset.filter(user__isnull=False).select_related("user"):
+            name = seat.user.username
+            try:
+                services.player_replace_with_bot(table_id=seat.table_id, position=seat.position)
+            except TableError as error:  # the player left the seat meanwhile
+                self.message_user(request, str(error), messages.WARNING)
+                continue
+            self.log_change(request, seat, gettext("Removed %(name)s; a bot took the seat.") % {"name": name})
+            replaced += 1
+        self.message_user(
+            request,
+            ngettext("%(count)d player replaced by a bot.", "%(count)d players replaced by bots.", replaced)
+            % {"count": replaced},
             messages.SUCCESS,
         )

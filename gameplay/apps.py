@@ -7,3 +7,11 @@ class GameplayConfig(AppConfig):
 
     name = "gameplay"
     verbose_name = _("Gameplay")
+
+    def ready(self) -> None:
+        from tables.models import Table
+        from tables.signals import table_filled
+
+        from .services import deal_when_filled
+
+        table_filled.connect(deal_when_filled, sender=Table, dispatch_uid="gameplay.deal_when_filled")

@@ -17,11 +17,12 @@ from django.utils import translation
 from django.utils.translation import gettext_noop
 
 from tables import selectors as table_selectors
-from tables.consumers import FORBIDDEN, FragmentRendering, room_context
+from tables.consumers import room_context
+from tables.events import table_group
+from tables.fragments import FORBIDDEN, FragmentRendering
 from tables.models import Table
 
 from . import presence, selectors, services
-from .events import table_group
 from .models import Move
 
 MAX_FRAME = 4096

@@ -42,7 +42,10 @@ class Match(models.Model):
     )
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     to_act = models.PositiveSmallIntegerField(
-        _("seat to act"), null=True, blank=True, help_text=_("Empty between rounds and once the match is over.")
+        _("seat to act"),
+        null=True,
+        blank=True,
+        help_text=_("Empty between rounds and once the match is over."),
     )
     due = models.CharField(_("what is due"), max_length=8, choices=Due.choices, blank=True)
     due_at = models.DateTimeField(

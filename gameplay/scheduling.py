@@ -1,7 +1,12 @@
 """What happens next after a match changes: the next deal, a bot's turn, a quiet player's clock.
 
-Tasks are queued by name once the change commits, each carrying the match version it
-was scheduled for, so a task that arrives after the match has moved on does nothing.
+Two paths, so a lost task never stalls a match:
+- the fast path: a task queued by name once the change commits, carrying the match version it was
+  scheduled for, so a task that arrives after the match has moved on does nothing (and a duplicate
+  is harmless);
+- the safety net: the match row itself says what it waits for and by when (``Match.due``,
+  ``Match.due_at``); a periodic sweep (``services.sweep``, run by Celery beat) acts on whatever is
+  overdue, as a task that was lost with a killed worker or a restarted broker would have.
 Queuing by name keeps the service layer from importing the task (interface) layer.
 """
 
@@ -13,20 +18,15 @@ from django.conf import settings
 from django.db import transaction
 
 from . import presence
-
-GONE_GRACE_SECONDS = 30.0
-"""A player whose every connection has been gone this long on their turn is stood in for."""
-ABANDON_AFTER_SECONDS = 600.0
-"""A match whose every person has been stood in for this long is abandoned."""
+from .models import Match
 
 DEAL_NEXT_ROUND = "gameplay.tasks.deal_next_round"
-ABANDON_IF_DESERTED = "gameplay.tasks.abandon_if_deserted"
 PLAY_TURN = "bots.tasks.play_turn"
 TAKE_OVER_IF_QUIET = "bots.tasks.take_over_if_quiet"
 CLOCK, GONE = "clock", "gone"
 
 
-def _queue_on_commit(name: str, args: list, countdown: float) -> None:
+def queue_on_commit(name: str, args: list, countdown: float = 0.0) -> None:
     transaction.on_commit(lambda: current_app.send_task(name, args=args, countdown=countdown))
 
 
@@ -43,30 +43,47 @@ class SeatToAct:
     turn_clock: int
 
 
-def after_change(*, match_id: int, version: int, awaiting_deal: bool, seat: SeatToAct | None) -> None:
-    """Queue the follow-up for a match now at ``version``.
+@dataclass(frozen=True)
+class Plan:
+    """What a match now waits for, and when that is due at the latest (None: no deadline)."""
 
-    ``seat`` is the seat to act (None between rounds). Call inside the transaction that made the change.
-    """
+    due: str
+    due_in: float | None
+    countdown: float = 0.0
+    """When the fast path's task runs (a bot's human-like pause is random, its deadline is not)."""
+
+
+NOTHING_DUE = Plan(due="", due_in=None)
+
+
+def plan(*, awaiting_deal: bool, seat: SeatToAct | None) -> Plan:
+    """What a match waits for: the next deal, a bot's move, or a person's move (on the clock or not)."""
     if awaiting_deal:
-        _queue_on_commit(DEAL_NEXT_ROUND, [match_id, version], settings.ROUND_PAUSE_SECONDS)
-    elif seat is not None:
-        if seat.bot_plays:
-            _queue_on_commit(PLAY_TURN, [match_id, version], random.uniform(*settings.BOT_PAUSE_SECONDS))
-            return
-        if seat.turn_clock:
-            _queue_on_commit(
-                TAKE_OVER_IF_QUIET, [match_id, seat.position, version, CLOCK], float(seat.turn_clock)
-            )
+        return Plan(Match.Due.DEAL, settings.ROUND_PAUSE_SECONDS, settings.ROUND_PAUSE_SECONDS)
+    if seat is None:
+        return NOTHING_DUE
+    if seat.bot_plays:
+        low, high = settings.BOT_PAUSE_SECONDS
+        return Plan(Match.Due.BOT, high, random.uniform(low, high))
+    if seat.turn_clock:
+        return Plan(Match.Due.CLOCK, float(seat.turn_clock), float(seat.turn_clock))
+    return Plan(Match.Due.PLAYER, None)
+
+
+def after_change(*, match_id: int, version: int, plan: Plan, seat: SeatToAct | None) -> None:
+    """Queue the fast path for a match now at ``version``. Call inside the transaction that changed it."""
+    if plan.due == Match.Due.DEAL:
+        queue_on_commit(DEAL_NEXT_ROUND, [match_id, version], plan.countdown)
+    elif plan.due == Match.Due.BOT:
+        queue_on_commit(PLAY_TURN, [match_id, version], plan.countdown)
+    elif seat is not None and plan.due in (Match.Due.CLOCK, Match.Due.PLAYER):
+        if plan.due == Match.Due.CLOCK:
+            queue_on_commit(TAKE_OVER_IF_QUIET, [match_id, seat.position, version, CLOCK], plan.countdown)
         if not presence.connections(seat.table_id, seat.position):
             player_gone(match_id=match_id, seat=seat.position, version=version)
 
 
 def player_gone(*, match_id: int, seat: int, version: int) -> None:
-    """The seat's player has no connection open on their turn: check again after the grace period."""
-    _queue_on_commit(TAKE_OVER_IF_QUIET, [match_id, seat, version, GONE], GONE_GRACE_SECONDS)
-
-
-def deserted(*, match_id: int) -> None:
-    """Every person is stood in for: abandon the match unless one comes back in time."""
-    _queue_on_commit(ABANDON_IF_DESERTED, [match_id], ABANDON_AFTER_SECONDS)
+    """The seat's player has no connection open on their turn: check again after the grace period
+    (counted from their last connection's end, see ``presence.away_seconds``)."""
+    queue_on_commit(TAKE_OVER_IF_QUIET, [match_id, seat, version, GONE], settings.GONE_GRACE_SECONDS)

@@ -1,33 +1,47 @@
-"""Every write to a match goes through here (DESIGN.md: one writer).
+"""Every write to a match goes through here (DESIGN.md: one writer), and so does a match's lifecycle:
+opening a table (its options are the game's), dealing when it fills, "Play now", a rematch, a
+moderator closing a table or replacing a player mid-match, the periodic sweep.
 
-``act`` is the single door for moves, whoever makes them (a player's websocket
-frame, a bot's task, a stand-in): one transaction, the match row locked, the
-engine deciding, the snapshot and the move saved together, the version bumped,
-and the table told after commit.
+``act`` is the single door for moves, whoever makes them (a player's websocket frame, a bot's task, a
+stand-in): one transaction, the locks taken, the engine deciding, the snapshot and the move saved
+together, the version bumped, and the table told after commit.
+
+Locks, always in this order: **Table → Match → Seat** (``_lock_playing`` and ``tables.services``).
+Rows: Match, Move, RoundResult, Participant and SeatChange are written here only; Table and Seat
+only through ``tables.services``. Each public service is one durable transaction: the outermost
+call, never half inside another; its events and tasks go out once it commits.
 """
 
 import secrets
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from tables import events
+from tables import services as table_services
 from tables.models import Seat, Table
+from tables.services import TableError
 
-from . import events, presence, reasons, scheduling
+from . import presence, reasons, scheduling
 from .engine import IllegalAction, get_game
 from .engine.core import Event, render_reason
 from .engine.core import act as engine_act
-from .models import Match, Move, RoundResult
+from .models import Match, Move, Participant, RoundResult, SeatChange
 
 # What a score-sheet row keeps of the public view when a round (Americana) or deal (classic) ends.
 ROUND_SUMMARY_KEYS = {
     "americana": ("round", "dealer", "out", "charges", "totals", "hands"),
     "classic": ("deal", "captured", "deal_points", "deal_winner", "totals", "games_won"),
 }
+PLAY_NOW_CLOCK = 45
+SWEEP_SLACK_SECONDS = 1.0
+"""How late past its deadline a match must be before the sweep steps in for the fast path's task."""
 
 
 class ActionRefused(Exception):
@@ -51,24 +65,113 @@ class ActResult:
     events: list[Event]
 
 
-def match_start(*, table) -> Match:
-    """Deal a new match for ``table`` from a fresh seed.
+# --- Opening tables ------------------------------------------------------------------------------
 
-    Call inside a transaction holding the table's row lock, once every seat is filled.
+
+def options_validate(*, game: str, options: dict) -> dict:
+    """The options in the engine's own form; ``TableError`` with the engine's reason when invalid."""
+    try:
+        engine = get_game(game)
+        return engine.options_to_json(engine.options_from_json(options))
+    except ValueError as error:
+        raise TableError(str(error)) from None
+
+
+@transaction.atomic(durable=True)
+def table_create(*, host, game: str, options: dict, turn_clock: int, is_private: bool) -> Table:
+    """A new table of ``game`` with the host in seat 0 and every other seat free."""
+    return table_services.table_new(
+        host=host,
+        game=game,
+        options=options_validate(game=game, options=options),
+        turn_clock=turn_clock,
+        is_private=is_private,
+    )
+
+
+@transaction.atomic(durable=True)
+def play_now(*, user, game: str) -> Table:
+    """One click: a private table of the game's default options, the player in seat 0 and
+    normal bots everywhere else; the match starts at once."""
+    table = table_services.table_new(
+        host=user,
+        game=game,
+        options=options_validate(game=game, options={}),
+        turn_clock=PLAY_NOW_CLOCK,
+        is_private=True,
+    )
+    table_services.seats_fill_with_bots(table)
+    table_services.table_start_if_full(table)
+    return table
+
+
+@transaction.atomic(durable=True)
+def rematch_offer(*, table_id: int, by) -> Table:
+    """After a match: a new table with the same options and seats. The first to ask creates it
+    (and hosts it); the other players' seats are kept for them until they join."""
+    table = table_services.table_lock(table_id)
+    if table.status != Table.Status.FINISHED:
+        raise TableError(_("A rematch can be offered once the match is over."))
+    if not table.seats.filter(user=by).exists():
+        raise TableError(_("Only the players of this match can ask for a rematch."))
+    rematch_id = Table.objects.filter(rematch_of=table).values_list("pk", flat=True).first()
+    if rematch_id is not None:
+        rematch = table_services.table_lock(rematch_id)
+        table_services.table_join_rematch(rematch, user=by)
+        return rematch
+    rematch = table_services.table_new_rematch(table, by=by)
+    table_services.table_start_if_full(rematch)
+    events.table_changed(table.pk)
+    return rematch
+
+
+def match_start(*, table: Table) -> Match:
+    """Deal a new match for ``table`` from a fresh seed, and record who plays it.
+
+    Called when the table's last seat fills (``tables.signals.table_filled``), inside that
+    transaction, holding the table's lock.
     """
     game = get_game(table.game)
     seed = secrets.randbits(63)
     state = game.new_match(game.options_from_json(table.options), seed)
-    match = Match.objects.create(
-        table=table,
-        game=table.game,
-        options=table.options,
-        seed=seed,
-        state=game.state_to_json(state),
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
+    match = Match(
+        table=table, game=table.game, options=table.options, seed=seed, state=game.state_to_json(state)
+    )
+    plan, seat = _plan_next(match, game, state, {seat.position: _seat_to_act(seat, table) for seat in seats})
+    match.save()
+    Participant.objects.bulk_create(
+        Participant(
+            match=match,
+            seat=seat.position,
+            user=seat.user,
+            bot_level=seat.bot_level,
+            name=seat.user.username if seat.user_id else "",
+        )
+        for seat in seats
     )
     events.table_changed(table.pk, match.version)
-    _schedule(match, game, state)
+    scheduling.after_change(match_id=match.pk, version=match.version, plan=plan, seat=seat)
     return match
+
+
+def deal_when_filled(sender, *, table: Table, **kwargs) -> None:
+    """``tables.signals.table_filled``'s receiver (connected in ``apps``)."""
+    match_start(table=table)
+
+
+# --- The match's own write path ------------------------------------------------------------------
+
+
+def _seat_to_act(seat: Seat, table: Table) -> scheduling.SeatToAct:
+    return scheduling.SeatToAct(
+        table_id=table.pk,
+        position=seat.position,
+        user_id=seat.user_id,
+        bot_plays=seat.is_bot or seat.is_taken_over,
+        is_taken_over=seat.is_taken_over,
+        turn_clock=table.turn_clock,
+    )
 
 
 def _seats(match: Match) -> dict[int, scheduling.SeatToAct]:
@@ -89,13 +192,44 @@ def _seats(match: Match) -> dict[int, scheduling.SeatToAct]:
     }
 
 
-def _locked_playing(match_id: int) -> Match:
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
+def _lock_playing(match_id: int) -> Match:
+    """The running match, locked in the site's order: its table's row first, then the match's."""
+    table = Table.objects.select_for_update(of=("self",)).filter(matches__id=match_id).only("pk").first()
+    match = Match.objects.select_for_update().filter(pk=match_id).first() if table else None
     if match is None:
         raise ActionRefused(gettext_noop("There is no such match."))
     if match.status != Match.Status.PLAYING:
         raise ActionRefused(gettext_noop("The match is over."), stale=True)
     return match
+
+
+def _plan_next(
+    match: Match, game, state, seats: dict[int, scheduling.SeatToAct] | None = None
+) -> tuple[scheduling.Plan, scheduling.SeatToAct | None]:
+    """Note on the match what it now waits for and by when; the seat to act, when a seat must."""
+    if match.status != Match.Status.PLAYING:
+        plan, seat, match.to_act = scheduling.NOTHING_DUE, None, None
+    else:
+        match.to_act = game.to_act(state)
+        awaiting_deal = game.awaiting_deal(state)
+        seat = None if match.to_act is None or awaiting_deal else (seats or _seats(match))[match.to_act]
+        plan = scheduling.plan(awaiting_deal=awaiting_deal, seat=seat)
+    match.due = plan.due
+    match.due_at = None if plan.due_in is None else timezone.now() + timedelta(seconds=plan.due_in)
+    return plan, seat
+
+
+SAVED_FIELDS = [
+    "state",
+    "version",
+    "status",
+    "result",
+    "finished_at",
+    "turn_started_at",
+    "to_act",
+    "due",
+    "due_at",
+]
 
 
 def _save(
@@ -107,7 +241,7 @@ def _save(
     match_only: bool = False,
     seats: dict[int, scheduling.SeatToAct] | None = None,
 ) -> None:
-    """Store the new state, bump the version, and queue the broadcast and the follow-up.
+    """Store the new state, bump the version, note what is due, and queue the broadcast and the follow-up.
 
     ``match_only``: nothing but the match changed (no seat, no table status), see ``events.table_changed``.
     ``seats``: the table's seats by position, when the caller has just read them.
@@ -115,24 +249,17 @@ def _save(
     match.state = game.state_to_json(state)
     match.version += 1
     match.turn_started_at = timezone.now()
-    match.save(update_fields=["state", "version", "status", "result", "finished_at", "turn_started_at"])
+    plan, seat = _plan_next(match, game, state, seats)
+    match.save(update_fields=SAVED_FIELDS)
     events.table_changed(match.table_id, match.version, lobby=lobby, match_only=match_only)
-    _schedule(match, game, state, seats)
+    scheduling.after_change(match_id=match.pk, version=match.version, plan=plan, seat=seat)
 
 
-def _schedule(match: Match, game, state, seats: dict[int, scheduling.SeatToAct] | None = None) -> None:
-    if match.status != Match.Status.PLAYING:
-        return
-    to_act = game.to_act(state)
-    scheduling.after_change(
-        match_id=match.pk,
-        version=match.version,
-        awaiting_deal=game.awaiting_deal(state),
-        seat=None if to_act is None else (seats or _seats(match))[to_act],
-    )
+def _moves_made(match: Match) -> int:
+    return match.moves.count()
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def act(
     *,
     match_id: int,
@@ -152,11 +279,7 @@ def act(
     bot standing in for them steps aside. ``user_id``: the person moving, refused unless
     the seat is theirs.
     """
-    match = _locked_playing(match_id)
-    if expected_version is not None and expected_version != match.version:
-        raise ActionRefused(
-            gettext_noop("The table has moved on since; here is where it stands now."), stale=True
-        )
+    match = _locked_playing_at(match_id, expected_version)
     seats = _seats(match)
     if user_id is not None and (seat not in seats or seats[seat].user_id != user_id):
         raise ActionRefused(gettext_noop("You are watching this table: only its players can play."))
@@ -170,8 +293,8 @@ def act(
         happened = engine_act(game, state, seat, parsed)
     except IllegalAction as error:
         raise ActionRefused(error.template, error.params) from None
-    seat_returned = reclaim and seats[seat].is_taken_over and _seat_return(match.table_id, seat)
-    seq = match.moves.count() + 1
+    seq = _moves_made(match) + 1
+    seat_returned = reclaim and seats[seat].is_taken_over and _seat_back(match, seat, after_move=seq - 1)
     Move.objects.create(
         match=match, seq=seq, seat=seat, action=game.action_to_json(parsed), events=happened, actor=actor
     )
@@ -185,6 +308,15 @@ def act(
         seats[seat] = replace(seats[seat], bot_plays=False, is_taken_over=False)
     _save(match, game, state, lobby=over, match_only=not (over or seat_returned), seats=seats)
     return ActResult(match_id=match.pk, version=match.version, events=happened)
+
+
+def _locked_playing_at(match_id: int, expected_version: int | None) -> Match:
+    match = _lock_playing(match_id)
+    if expected_version is not None and expected_version != match.version:
+        raise ActionRefused(
+            gettext_noop("The table has moved on since; here is where it stands now."), stale=True
+        )
+    return match
 
 
 def _record_round(match: Match, number: int, public: dict) -> None:
@@ -203,21 +335,19 @@ def _finish(match: Match, public: dict) -> None:
         "totals": public["totals"],
         "games_won": public.get("games_won"),
     }
-    match.table.status = "finished"
-    match.table.finished_at = match.finished_at
-    match.table.save(update_fields=["status", "finished_at"])
+    table_services.table_mark_finished(match.table_id, at=match.finished_at)
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def round_deal_next(*, match_id: int, expected_version: int) -> ActResult | None:
     """Deal the next round once the finished one has been on show; stale calls do nothing."""
     try:
-        match = _locked_playing(match_id)
+        match = _locked_playing_at(match_id, expected_version)
     except ActionRefused:
         return None
     game = get_game(match.game)
     state = game.state_from_json(match.state)
-    if match.version != expected_version or not game.awaiting_deal(state):
+    if not game.awaiting_deal(state):
         return None
     happened = game.next_round(state)
     match.deal_events = happened
@@ -226,89 +356,186 @@ def round_deal_next(*, match_id: int, expected_version: int) -> ActResult | None
     return ActResult(match_id=match.pk, version=match.version, events=happened)
 
 
-def _seat_return(table_id: int, position: int) -> bool:
+# --- Seats changing hands mid-match --------------------------------------------------------------
+
+
+def _seat_back(match: Match, seat: int, *, after_move: int) -> bool:
     """The player is back: a bot standing in for them leaves the seat. True when one did."""
-    return bool(
-        Seat.objects.filter(table_id=table_id, position=position, is_taken_over=True).update(
-            is_taken_over=False, taken_over_at=None
-        )
-    )
+    if not table_services.seat_return(match.table_id, seat):
+        return False
+    SeatChange.objects.create(match=match, seat=seat, kind=SeatChange.Kind.BACK, after_move=after_move)
+    return True
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def seat_reclaim(*, match_id: int, seat: int) -> bool:
     """The player presses "I'm back": their seat is theirs again (the clock restarts if it is their turn)."""
-    match = _locked_playing(match_id)
-    if not _seat_return(match.table_id, seat):
+    match = _lock_playing(match_id)
+    if not _seat_back(match, seat, after_move=_moves_made(match)):
         return False
     game = get_game(match.game)
     _save(match, game, game.state_from_json(match.state))
     return True
 
 
-@transaction.atomic
+def _gone(table_id: int, seat: int) -> bool:
+    """Every connection of the seat's player has been gone for the whole grace period."""
+    away = presence.away_seconds(table_id, seat)
+    return away is not None and away >= settings.GONE_GRACE_SECONDS
+
+
+@transaction.atomic(durable=True)
 def seat_stand_in(*, match_id: int, seat: int, expected_version: int, only_if_gone: bool = False) -> bool:
     """A bot stands in for a quiet player (clock run out, connection gone), visibly, until they return.
 
     Refused (False) when the match has moved on since the check was scheduled, or, with
-    ``only_if_gone``, when the player has a connection open again.
+    ``only_if_gone``, unless the player's connections have all been gone for the grace period.
     """
     try:
-        match = _locked_playing(match_id)
+        match = _locked_playing_at(match_id, expected_version)
     except ActionRefused:
         return False
     game = get_game(match.game)
     state = game.state_from_json(match.state)
-    if match.version != expected_version or game.to_act(state) != seat:
+    if game.to_act(state) != seat:
         return False
-    if only_if_gone and presence.connections(match.table_id, seat):
+    if only_if_gone and not _gone(match.table_id, seat):
         return False
-    updated = Seat.objects.filter(
-        table_id=match.table_id, position=seat, user__isnull=False, is_taken_over=False
-    ).update(is_taken_over=True, taken_over_at=timezone.now())
-    if not updated:
+    if not table_services.seat_stand_in(match.table_id, seat):
         return False
-    if not Seat.objects.filter(table_id=match.table_id, user__isnull=False, is_taken_over=False).exists():
-        scheduling.deserted(match_id=match.pk)
+    SeatChange.objects.create(
+        match=match, seat=seat, kind=SeatChange.Kind.STOOD_IN, after_move=_moves_made(match)
+    )
     _save(match, game, state)
     return True
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def seat_connection_lost(*, table_id: int, seat: int) -> None:
     """The seat's last connection closed: if it is their turn, check again after the grace period."""
     match = Match.objects.filter(table_id=table_id, status=Match.Status.PLAYING).first()
-    if match is None:
-        return
-    game = get_game(match.game)
-    if game.to_act(game.state_from_json(match.state)) == seat:
+    if match is not None and match.to_act == seat and match.due in (Match.Due.CLOCK, Match.Due.PLAYER):
         scheduling.player_gone(match_id=match.pk, seat=seat, version=match.version)
 
 
-def match_abandon_if_deserted(*, match_id: int) -> bool:
-    """Abandon a match whose every person has been stood in for by a bot for the whole wait."""
-    match = Match.objects.filter(pk=match_id, status=Match.Status.PLAYING).first()
+@transaction.atomic(durable=True)
+def player_replace_with_bot(*, table_id: int, position: int) -> Seat:
+    """A moderator removes a person from a seat for good; a normal bot takes it, mid-match too: the
+    match records the change, every seat hears of it and, if it is that seat's turn, the bot plays."""
+    table = table_services.table_lock(table_id)
+    match = Match.objects.select_for_update().filter(table=table, status=Match.Status.PLAYING).first()
+    seat = table_services.seat_give_to_bot(table, position)
     if match is None:
-        return False
-    people = Seat.objects.filter(table_id=match.table_id, user__isnull=False)
-    cutoff = timezone.now() - timedelta(seconds=scheduling.ABANDON_AFTER_SECONDS - 1)
-    if not people.exists() or people.filter(Q(is_taken_over=False) | Q(taken_over_at__gt=cutoff)).exists():
-        return False
-    match_abort(match=match, reason=gettext_noop("Abandoned: every player was away for ten minutes."))
-    Table.objects.filter(pk=match.table_id).update(status=Table.Status.CLOSED, finished_at=timezone.now())
-    return True
+        table_services.table_start_if_full(table)
+        events.table_changed(table.pk)
+        return seat
+    moves = _moves_made(match)
+    Participant.objects.filter(match=match, seat=position, until_move__isnull=True).update(until_move=moves)
+    Participant.objects.create(match=match, seat=position, bot_level=seat.bot_level, from_move=moves)
+    SeatChange.objects.create(match=match, seat=position, kind=SeatChange.Kind.REPLACED, after_move=moves)
+    game = get_game(match.game)
+    _save(match, game, game.state_from_json(match.state))
+    return seat
 
 
-@transaction.atomic
-def match_abort(*, match: Match, reason: str) -> Match:
-    """Stop a running match for good, recording why (a moderator, an abandoned table)."""
-    match = Match.objects.select_for_update().get(pk=match.pk)
-    if match.status != Match.Status.PLAYING:
-        return match
+# --- Stopping a match ----------------------------------------------------------------------------
+
+
+def _abort(match: Match, reason: str) -> None:
+    """Stop a running match for good, recording why. Holding the table's and the match's locks."""
     match.status = Match.Status.ABORTED
     match.abort_reason = reason
     match.finished_at = timezone.now()
     match.version += 1
-    match.save(update_fields=["status", "abort_reason", "finished_at", "version"])
+    match.to_act, match.due, match.due_at = None, "", None
+    match.save(update_fields=["status", "abort_reason", "finished_at", "version", "to_act", "due", "due_at"])
     events.table_changed(match.table_id, match.version)
-    return match
+
+
+@transaction.atomic(durable=True)
+def table_close(*, table_id: int, reason: str) -> Table:
+    """Close a table for good (a moderator's action); a running match is recorded as aborted, ``reason``
+    (stored untranslated, each player reads it in their own language)."""
+    table = table_services.table_lock(table_id)
+    if table.status == Table.Status.CLOSED:
+        return table
+    match = Match.objects.select_for_update().filter(table=table, status=Match.Status.PLAYING).first()
+    if match is not None:
+        _abort(match, reason)
+    table_services.table_mark_closed(table)
+    return table
+
+
+@transaction.atomic(durable=True)
+def match_abandon_if_deserted(*, match_id: int) -> bool:
+    """Abandon a match whose every person has been stood in for by a bot for the whole wait."""
+    try:
+        match = _lock_playing(match_id)
+    except ActionRefused:
+        return False
+    people = Seat.objects.filter(table_id=match.table_id, user__isnull=False)
+    cutoff = timezone.now() - timedelta(seconds=settings.ABANDON_AFTER_SECONDS)
+    if not people.exists() or people.filter(Q(is_taken_over=False) | Q(taken_over_at__gt=cutoff)).exists():
+        return False
+    _abort(match, gettext_noop("Abandoned: every player was away for ten minutes."))
+    table_services.table_mark_closed(table_services.table_lock(match.table_id))
+    return True
+
+
+# --- The sweep: nothing waits forever -------------------------------------------------------------
+
+
+@transaction.atomic(durable=True)
+def _due_refresh(*, match_id: int, expected_version: int) -> None:
+    """Work out again what a match waits for (a match from before due times were kept, or a bot's
+    turn whose task was lost) and queue its fast path anew, without a new version."""
+    try:
+        match = _locked_playing_at(match_id, expected_version)
+    except ActionRefused:
+        return
+    game = get_game(match.game)
+    plan, seat = _plan_next(match, game, game.state_from_json(match.state))
+    match.save(update_fields=["to_act", "due", "due_at"])
+    if plan.due == Match.Due.BOT:
+        plan = replace(plan, countdown=0.0)  # the bot has waited long enough already
+    scheduling.after_change(match_id=match.pk, version=match.version, plan=plan, seat=seat)
+
+
+def sweep() -> int:
+    """Act on every running match that is overdue, as its lost or late task would have; how many it
+    acted on. Each step is the same idempotent service the task calls, so a sweep racing a task (or
+    another sweep) makes one change, never two."""
+    now = timezone.now()
+    acted = 0
+    overdue = Match.objects.filter(
+        status=Match.Status.PLAYING, due_at__lt=now - timedelta(seconds=SWEEP_SLACK_SECONDS)
+    ).values_list("pk", "version", "due", "to_act")
+    for match_id, version, due, to_act in overdue:
+        acted += 1
+        if due == Match.Due.DEAL:
+            round_deal_next(match_id=match_id, expected_version=version)
+        elif due == Match.Due.CLOCK and to_act is not None:
+            seat_stand_in(match_id=match_id, seat=to_act, expected_version=version)
+        else:
+            _due_refresh(match_id=match_id, expected_version=version)
+    waiting_on_people = Match.objects.filter(
+        status=Match.Status.PLAYING, due__in=[Match.Due.CLOCK, Match.Due.PLAYER], to_act__isnull=False
+    ).values_list("pk", "version", "table_id", "to_act")
+    for match_id, version, table_id, to_act in waiting_on_people:
+        if _gone(table_id, to_act):
+            acted += seat_stand_in(
+                match_id=match_id, seat=to_act, expected_version=version, only_if_gone=True
+            )
+    cutoff = now - timedelta(seconds=settings.ABANDON_AFTER_SECONDS)
+    deserted = (
+        Match.objects.filter(
+            status=Match.Status.PLAYING,
+            table__seats__is_taken_over=True,
+            table__seats__taken_over_at__lte=cutoff,
+        )
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    for match_id in deserted:
+        acted += match_abandon_if_deserted(match_id=match_id)
+    return acted

@@ -11,7 +11,7 @@ def deal_next_round(match_id: int, version: int) -> None:
     services.round_deal_next(match_id=match_id, expected_version=version)
 
 
-@shared_task(name="gameplay.tasks.abandon_if_deserted", ignore_result=True)
-def abandon_if_deserted(match_id: int) -> None:
-    """Every person has been stood in for since this was scheduled: the match is abandoned."""
-    services.match_abandon_if_deserted(match_id=match_id)
+@shared_task(name="gameplay.tasks.sweep", ignore_result=True)
+def sweep() -> None:
+    """Run by Celery beat every ``SWEEP_SECONDS``: act on whatever a lost or late task left overdue."""
+    services.sweep()

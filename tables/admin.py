@@ -4,7 +4,6 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.services import user_set_active
 
-from . import services
 from .models import Seat, Table
 
 
@@ -22,7 +21,8 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    """Moderation of tables: filter, search by host or player, close (a running match is aborted)."""
+    """Moderation of tables: filter, search by host or player. Closing one (its match is aborted) is a
+    match's lifecycle: ``gameplay.admin`` adds that action."""
 
     list_display = ("id", "game", "status", "is_private", "host", "turn_clock", "created_at", "started_at")
     list_filter = ("game", "status", "is_private", "created_at")
@@ -52,60 +52,27 @@ class TableAdmin(admin.ModelAdmin):
         "finished_at",
     )
     inlines = [SeatInline]
-    actions = ("close_tables",)
     date_hierarchy = "created_at"
 
     def get_search_results(self, request, queryset, search_term):
         queryset, _may_have_duplicates = super().get_search_results(request, queryset, search_term)
         return queryset.distinct(), False
 
-    @admin.action(
-        description=_("Close the selected tables (running matches are aborted)"), permissions=["change"]
-    )
-    def close_tables(self, request, queryset):
-        closed = 0
-        for table in queryset.exclude(status=Table.Status.CLOSED):
-            services.table_close(
-                table_id=table.pk,
-                reason=gettext("Closed by a moderator (%(name)s).") % {"name": request.user},
-            )
-            self.log_change(request, table, gettext("Closed by a moderator."))
-            closed += 1
-        self.message_user(
-            request,
-            ngettext("%(count)d table closed.", "%(count)d tables closed.", closed) % {"count": closed},
-            messages.SUCCESS,
-        )
-
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
-    """Seats, for removing a player (a bot takes the seat) or banning the player sitting there."""
+    """Seats, for banning the player sitting there. Removing a player (a bot takes the seat, mid-match
+    too) is a match's lifecycle: ``gameplay.admin`` adds that action."""
 
     list_display = ("table", "position", "user", "bot_level", "is_taken_over", "last_seen")
     list_filter = ("table__game", "table__status", "bot_level", "is_taken_over")
     search_fields = ("user__username", "table__id")
     list_select_related = ("table", "user")
     readonly_fields = ("table", "position", "user", "reserved_for", "bot_level", "is_taken_over", "last_seen")
-    actions = ("replace_with_bot", "deactivate_players")
+    actions = ("deactivate_players",)
 
     def has_add_permission(self, request) -> bool:
         return False
-
-    @admin.action(description=_("Remove the player (a bot takes the seat)"), permissions=["change"])
-    def replace_with_bot(self, request, queryset):
-        replaced = 0
-        for seat in queryset.filter(user__isnull=False).select_related("user"):
-            name = seat.user.username
-            services.player_replace_with_bot(table_id=seat.table_id, position=seat.position)
-            self.log_change(request, seat, gettext("Removed %(name)s; a bot took the seat.") % {"name": name})
-            replaced += 1
-        self.message_user(
-            request,
-            ngettext("%(count)d player replaced by a bot.", "%(count)d players replaced by bots.", replaced)
-            % {"count": replaced},
-            messages.SUCCESS,
-        )
 
     @admin.action(description=_("Deactivate (ban) the players on the selected seats"), permissions=["change"])
     def deactivate_players(self, request, queryset):

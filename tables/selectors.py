@@ -38,3 +38,8 @@ def seat_of(*, table: Table, user) -> Seat | None:
     if not user.is_authenticated:
         return None
     return next((seat for seat in table.seats.all() if seat.user_id == user.pk), None)
+
+
+def may_watch(*, table: Table, user) -> bool:
+    """A private table shows only to the people sitting there (and to staff)."""
+    return not table.is_private or user.is_staff or seat_of(table=table, user=user) is not None

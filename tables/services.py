@@ -1,17 +1,28 @@
-"""Who sits where. Every change locks the table's row first, so two people reaching for
-the same seat at once are served one after the other: one sits, the other is told."""
+"""Who sits where: the one writer of ``Table`` and ``Seat`` rows.
 
-from collections.abc import Callable
+Every change locks the table's row first, so two people reaching for the same seat at once are
+served one after the other: one sits, the other is told.
+
+Lock order, everywhere in the site: **Table → Match → Seat**. A service that changes a table and its
+match (gameplay's) locks the table here first, then its match, then writes seats through the
+functions below marked "inside the caller's transaction".
+
+The public services (``seat_take``, ``bot_add``...) are each one durable transaction: they are
+the outermost call, never run half inside another's. The functions marked "inside the caller's
+transaction" are the row writes gameplay makes while it holds the locks. A table knows nothing of
+matches or game rules: gameplay creates tables (it checks the options) and, when the last seat fills
+(``signals.table_filled``), deals.
+"""
+
+from collections.abc import Callable, Iterable
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from gameplay import events
-from gameplay import services as gameplay_services
-from gameplay.engine import get_game
-
+from . import events
 from .models import BotLevel, Seat, Table, TurnClock
+from .signals import table_filled
 
 DEFAULT_BOT_LEVEL = BotLevel.NORMAL
 
@@ -20,14 +31,15 @@ class TableError(Exception):
     """A seat or table change the rules of the lobby refuse; the text is for the player."""
 
 
-def _lock(table_id: int) -> Table:
+def table_lock(table_id: int) -> Table:
+    """The table's row, locked until the transaction ends (the first lock of the order)."""
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError(_("This table does not exist.")) from None
 
 
-def _seat(table: Table, position: int) -> Seat:
+def _seat(table: Table, position: int | None) -> Seat:
     try:
         return table.seats.select_for_update().get(position=position)
     except Seat.DoesNotExist:
@@ -46,53 +58,47 @@ def _require_host(table: Table, user) -> None:
         raise TableError(_("Only the host can do that."))
 
 
-def _changed(table: Table) -> None:
-    events.table_changed(table.pk)
+def table_new(
+    *, host, game: str, options: dict, turn_clock: int, is_private: bool, rematch_of: Table | None = None
+) -> Table:
+    """A new table with the host in seat 0 and every other seat free. Inside the caller's transaction.
 
-
-def options_validate(*, game: str, options: dict) -> dict:
-    """The options in the engine's own form; ``TableError`` with the engine's reason when invalid."""
-    try:
-        engine = get_game(game)
-        return engine.options_to_json(engine.options_from_json(options))
-    except ValueError as error:
-        raise TableError(str(error)) from None
-
-
-@transaction.atomic
-def table_create(*, host, game: str, options: dict, turn_clock: int, is_private: bool) -> Table:
-    """A new table with the host in seat 0 and every other seat free."""
-    options = options_validate(game=game, options=options)
+    ``options`` are the game's, already checked by its rules (gameplay's ``table_create`` does).
+    """
     if turn_clock not in TurnClock.values:
         raise TableError(_("Choose a turn clock of 20, 45 or 90 seconds, or none."))
     if turn_clock == TurnClock.NONE and not is_private:
         raise TableError(_("Only private tables may play without a turn clock."))
     table = Table.objects.create(
-        game=game, options=options, turn_clock=turn_clock, is_private=is_private, host=host
+        game=game,
+        options=options,
+        turn_clock=turn_clock,
+        is_private=is_private,
+        host=host,
+        rematch_of=rematch_of,
     )
     Seat.objects.bulk_create(
         Seat(table=table, position=position, user=host if position == 0 else None)
         for position in range(table.players)
     )
-    _changed(table)
+    events.table_changed(table.pk)
     return table
 
 
-def _start_if_full(table: Table) -> None:
-    """Start the match once every seat holds a person or a bot. Call holding the table lock."""
+def table_start_if_full(table: Table) -> bool:
+    """Once every seat holds a person or a bot: the table is playing and gameplay deals
+    (``signals.table_filled``). Inside the caller's transaction, holding the table's lock."""
     if table.status != Table.Status.WAITING or table.seats.filter(user__isnull=True, bot_level="").exists():
-        return
+        return False
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
     table.save(update_fields=["status", "started_at"])
     Seat.objects.filter(table=table).update(reserved_for=None)
-    gameplay_services.match_start(table=table)
+    table_filled.send(sender=Table, table=table)
+    return True
 
 
-@transaction.atomic
-def seat_take(*, table_id: int, user, position: int | None = None) -> Seat:
-    """Sit ``user`` in ``position`` (or the first seat free for them)."""
-    table = _lock(table_id)
+def _seat_take(table: Table, user, position: int | None) -> Seat:
     _require_open(table)
     if table.seats.filter(user=user).exists():
         raise TableError(_("You already sit at this table."))
@@ -115,15 +121,21 @@ def seat_take(*, table_id: int, user, position: int | None = None) -> Seat:
     seat.reserved_for = None
     seat.last_seen = timezone.now()
     seat.save(update_fields=["user", "reserved_for", "last_seen"])
-    _start_if_full(table)
-    _changed(table)
+    table_start_if_full(table)
+    events.table_changed(table.pk)
     return seat
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
+def seat_take(*, table_id: int, user, position: int | None = None) -> Seat:
+    """Sit ``user`` in ``position`` (or the first seat free for them)."""
+    return _seat_take(table_lock(table_id), user, position)
+
+
+@transaction.atomic(durable=True)
 def seat_leave(*, table_id: int, user) -> None:
     """Stand up before the match starts. A leaving host hands the table on, or closes it if alone."""
-    table = _lock(table_id)
+    table = table_lock(table_id)
     _require_open(table)
     seat = table.seats.select_for_update().filter(user=user).first()
     if seat is None:
@@ -133,29 +145,27 @@ def seat_leave(*, table_id: int, user) -> None:
     if table.host_id == user.pk:
         heir = table.seats.filter(user__isnull=False).order_by("position").first()
         if heir is None:
-            table.status = Table.Status.CLOSED
-            table.finished_at = timezone.now()
-            table.save(update_fields=["status", "finished_at"])
+            table_mark_closed(table)
         else:
             table.host_id = heir.user_id
             table.save(update_fields=["host"])
-    _changed(table)
+    events.table_changed(table.pk)
 
 
-def _host_edit_seat(table_id: int, by, position: int, edit: Callable[[Seat], None]) -> Seat:
-    table = _lock(table_id)
+def _host_edit_seat(table_id: int, by, position: int | None, edit: Callable[[Seat], None]) -> Seat:
+    table = table_lock(table_id)
     _require_open(table)
     _require_host(table, by)
     seat = _seat(table, position)
     edit(seat)
     seat.save()
-    _start_if_full(table)
-    _changed(table)
+    table_start_if_full(table)
+    events.table_changed(table.pk)
     return seat
 
 
-@transaction.atomic
-def bot_add(*, table_id: int, by, position: int, level: str) -> Seat:
+@transaction.atomic(durable=True)
+def bot_add(*, table_id: int, by, position: int | None, level: str) -> Seat:
     """The host puts a bot of ``level`` on a free seat."""
     if level not in BotLevel.values:
         raise TableError(_("Choose a bot level: easy, normal or hard."))
@@ -169,8 +179,8 @@ def bot_add(*, table_id: int, by, position: int, level: str) -> Seat:
     return _host_edit_seat(table_id, by, position, add)
 
 
-@transaction.atomic
-def bot_remove(*, table_id: int, by, position: int) -> Seat:
+@transaction.atomic(durable=True)
+def bot_remove(*, table_id: int, by, position: int | None) -> Seat:
     def remove(seat: Seat) -> None:
         if not seat.is_bot:
             raise TableError(_("There is no bot on that seat."))
@@ -179,8 +189,8 @@ def bot_remove(*, table_id: int, by, position: int) -> Seat:
     return _host_edit_seat(table_id, by, position, remove)
 
 
-@transaction.atomic
-def player_kick(*, table_id: int, by, position: int) -> Seat:
+@transaction.atomic(durable=True)
+def player_kick(*, table_id: int, by, position: int | None) -> Seat:
     """The host frees a seat taken (or kept) for another person, before the start."""
 
     def kick(seat: Seat) -> None:
@@ -194,42 +204,30 @@ def player_kick(*, table_id: int, by, position: int) -> Seat:
     return _host_edit_seat(table_id, by, position, kick)
 
 
+@transaction.atomic(durable=True)
 def invitation_accept(*, token: str, user) -> Table:
     """Seat whoever opens a private table's link, if a seat is free (or they already sit there)."""
-    table = Table.objects.filter(invite_token=token).first()
-    if table is None:
+    table_id = Table.objects.filter(invite_token=token).values_list("pk", flat=True).first()
+    if table_id is None:
         raise TableError(_("This invitation link is not valid."))
+    table = table_lock(table_id)
     if not table.seats.filter(user=user).exists():
-        seat_take(table_id=table.pk, user=user)
+        _seat_take(table, user, None)
     return table
 
 
-@transaction.atomic
-def play_now(*, user, game: str) -> Table:
-    """One click: a private table of the game's default options, the player in seat 0 and
-    normal bots everywhere else; the match starts at once."""
-    table = table_create(host=user, game=game, options={}, turn_clock=TurnClock.SECONDS_45, is_private=True)
-    table = _lock(table.pk)
-    table.seats.exclude(position=0).update(bot_level=DEFAULT_BOT_LEVEL)
-    _start_if_full(table)
-    return table
+# --- Row writes gameplay makes while it holds the locks (Table → Match → Seat) ------------------
 
 
-@transaction.atomic
-def rematch_offer(*, table_id: int, by) -> Table:
-    """After a match: a new table with the same options and seats. The first to ask creates it
-    (and hosts it); the other players' seats are kept for them until they join."""
-    table = _lock(table_id)
-    if table.status != Table.Status.FINISHED:
-        raise TableError(_("A rematch can be offered once the match is over."))
+def seats_fill_with_bots(table: Table, level: str = DEFAULT_BOT_LEVEL) -> None:
+    """Every free seat gets a bot of ``level``. Inside the caller's transaction, holding the table's lock."""
+    table.seats.filter(user__isnull=True, bot_level="").update(bot_level=level, reserved_for=None)
+
+
+def table_new_rematch(table: Table, *, by) -> Table:
+    """A new table with ``table``'s options and seats, hosted by ``by``: their seat is theirs, the other
+    people's seats are kept for them, the bots stay. Inside the caller's transaction."""
     old_seats = list(table.seats.all())
-    if not any(seat.user_id == by.pk for seat in old_seats):
-        raise TableError(_("Only the players of this match can ask for a rematch."))
-    rematch = Table.objects.filter(rematch_of=table).first()
-    if rematch is not None:
-        if not rematch.seats.filter(user=by).exists() and rematch.status == Table.Status.WAITING:
-            seat_take(table_id=rematch.pk, user=by)
-        return rematch
     rematch = Table.objects.create(
         game=table.game,
         options=table.options,
@@ -248,39 +246,63 @@ def rematch_offer(*, table_id: int, by) -> Table:
         )
         for seat in old_seats
     )
-    rematch = _lock(rematch.pk)
-    _start_if_full(rematch)
-    _changed(table)
-    _changed(rematch)
-    return rematch
+    events.table_changed(rematch.pk)
+    return table_lock(rematch.pk)
 
 
-@transaction.atomic
-def table_close(*, table_id: int, reason: str) -> Table:
-    """Close a table for good (a moderator's action); a running match is recorded as aborted."""
-    table = _lock(table_id)
-    if table.status == Table.Status.CLOSED:
-        return table
-    for match in table.matches.filter(status="playing"):
-        gameplay_services.match_abort(match=match, reason=reason)
+def table_join_rematch(rematch: Table, *, user) -> None:
+    """``user`` takes the seat kept for them at a rematch still waiting. Inside the caller's transaction."""
+    if rematch.status == Table.Status.WAITING and not rematch.seats.filter(user=user).exists():
+        _seat_take(rematch, user, None)
+
+
+def table_mark_finished(table_id: int, *, at) -> None:
+    """The table's match is decided. Inside the caller's transaction, holding the table's lock."""
+    Table.objects.filter(pk=table_id).update(status=Table.Status.FINISHED, finished_at=at)
+
+
+def table_mark_closed(table: Table) -> None:
+    """The table is closed for good. Inside the caller's transaction, holding the table's lock."""
     table.status = Table.Status.CLOSED
     table.finished_at = timezone.now()
     table.save(update_fields=["status", "finished_at"])
-    _changed(table)
-    return table
+    events.table_changed(table.pk)
 
 
-@transaction.atomic
-def player_replace_with_bot(*, table_id: int, position: int) -> Seat:
-    """A moderator removes a person from a seat; a normal bot takes it (mid-match too)."""
-    table = _lock(table_id)
+def seat_give_to_bot(table: Table, position: int) -> Seat:
+    """A moderator's removal of the person on a seat: a normal bot takes it for good.
+    Inside the caller's transaction, holding the table's lock (and its match's, if one runs)."""
     seat = _seat(table, position)
     if seat.user_id is None:
         raise TableError(_("There is no player on that seat."))
     seat.user = None
     seat.is_taken_over = False
+    seat.taken_over_at = None
     seat.bot_level = DEFAULT_BOT_LEVEL
-    seat.save(update_fields=["user", "is_taken_over", "bot_level"])
-    _start_if_full(table)
-    _changed(table)
+    seat.save(update_fields=["user", "is_taken_over", "taken_over_at", "bot_level"])
     return seat
+
+
+def seat_stand_in(table_id: int, position: int) -> bool:
+    """A bot stands in for the person on the seat until they are back; False when none sits there or
+    one already stands in. Inside the caller's transaction, holding the table's and the match's locks."""
+    return bool(
+        Seat.objects.filter(
+            table_id=table_id, position=position, user__isnull=False, is_taken_over=False
+        ).update(is_taken_over=True, taken_over_at=timezone.now())
+    )
+
+
+def seat_return(table_id: int, position: int) -> bool:
+    """The person is back: the bot standing in leaves the seat. True when one did.
+    Inside the caller's transaction, holding the table's and the match's locks."""
+    return bool(
+        Seat.objects.filter(table_id=table_id, position=position, is_taken_over=True).update(
+            is_taken_over=False, taken_over_at=None
+        )
+    )
+
+
+def seats_people(seats: Iterable[Seat]) -> list[Seat]:
+    """The seats a person holds."""
+    return [seat for seat in seats if seat.user_id is not None]

@@ -6,14 +6,10 @@ app_name = "tables"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
-    path("new/", views.table_create, name="create"),
-    path("play-now/", views.play_now, name="play_now"),
     path("join/<str:token>/", views.invitation, name="invitation"),
-    path("<int:table_id>/", views.table_detail, name="detail"),
     path("<int:table_id>/sit/", views.seat_take, name="sit"),
     path("<int:table_id>/leave/", views.seat_leave, name="leave"),
     path("<int:table_id>/bot/", views.bot_add, name="bot_add"),
     path("<int:table_id>/bot/remove/", views.bot_remove, name="bot_remove"),
     path("<int:table_id>/kick/", views.player_kick, name="kick"),
-    path("<int:table_id>/rematch/", views.rematch, name="rematch"),
 ]

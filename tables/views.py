@@ -3,12 +3,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
-
-from gameplay import selectors as gameplay_selectors
+from django.views.decorators.http import require_GET, require_POST
 
 from . import selectors, services
-from .forms import BotForm, PlayNowForm, TableForm
+from .forms import BotForm
 from .models import Game, Table
 
 
@@ -31,41 +29,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, template, context)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def table_create(request: HttpRequest) -> HttpResponse:
-    form = TableForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            table = services.table_create(
-                host=request.user,
-                game=form.cleaned_data["game"],
-                options=form.options(),
-                turn_clock=form.cleaned_data["turn_clock"],
-                is_private=form.cleaned_data["is_private"],
-            )
-        except services.TableError as error:
-            form.add_error(None, str(error))
-        else:
-            return redirect("tables:detail", table_id=table.pk)
-    return render(request, "tables/create.html", {"form": form})
-
-
-@login_required
-@require_POST
-def play_now(request: HttpRequest) -> HttpResponse:
-    form = PlayNowForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, form.errors.as_text())
-        return redirect("home")
-    table = services.play_now(user=request.user, game=form.cleaned_data["game"])
-    return redirect("tables:detail", table_id=table.pk)
-
-
-def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = selectors.table_detail(table_id=table_id)
-    if table is None:
-        raise Http404
+def waiting_room(request: HttpRequest, table: Table) -> HttpResponse:
+    """The table before its match: who sits where, bots, the invitation link. ``table`` comes from
+    ``selectors.table_detail``. A private table shows only to its players (and staff)."""
     seat = selectors.seat_of(table=table, user=request.user)
     context = {
         "table": table,
@@ -73,12 +39,8 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         "bot_form": BotForm(),
         "invite_url": request.build_absolute_uri(reverse("tables:invitation", args=[table.invite_token])),
     }
-    if table.is_private and seat is None and not request.user.is_staff:
+    if not selectors.may_watch(table=table, user=request.user):
         return render(request, "tables/private.html", context, status=403)
-    snapshot = gameplay_selectors.table_snapshot(table)
-    if snapshot is not None:
-        screen = gameplay_selectors.table_screen(snapshot, request.user)
-        return render(request, "gameplay/table.html", {"table": table, "screen": screen})
     return render(request, "tables/detail.html", context)
 
 
@@ -88,7 +50,7 @@ def _seat_change(request: HttpRequest, table_id: int, change) -> HttpResponse:
         change()
     except services.TableError as error:
         messages.error(request, str(error))
-    return redirect("tables:detail", table_id=table_id)
+    return redirect("gameplay:table", table_id=table_id)
 
 
 def _position(request: HttpRequest) -> int | None:
@@ -115,7 +77,7 @@ def seat_leave(request: HttpRequest, table_id: int) -> HttpResponse:
         services.seat_leave(table_id=table_id, user=request.user)
     except services.TableError as error:
         messages.error(request, str(error))
-        return redirect("tables:detail", table_id=table_id)
+        return redirect("gameplay:table", table_id=table_id)
     return redirect("tables:lobby")
 
 
@@ -154,17 +116,6 @@ def player_kick(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
-def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        new_table = services.rematch_offer(table_id=table_id, by=request.user)
-    except services.TableError as error:
-        messages.error(request, str(error))
-        return redirect("tables:detail", table_id=table_id)
-    return redirect("tables:detail", table_id=new_table.pk)
-
-
-@login_required
 @require_GET
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """Opening a private table's link seats the visitor if a seat is free."""
@@ -177,4 +128,4 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         messages.error(request, str(error))
         if table.is_private and selectors.seat_of(table=table, user=request.user) is None:
             return redirect("tables:lobby")
-    return redirect("tables:detail", table_id=table.pk)
+    return redirect("gameplay:table", table_id=table.pk)

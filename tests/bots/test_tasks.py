@@ -12,7 +12,7 @@ from bots.tasks import play_turn, take_over_if_quiet
 from gameplay import presence, services
 from gameplay.engine import get_game
 from gameplay.models import Match, Move
-from gameplay.tasks import abandon_if_deserted
+from gameplay.tasks import sweep
 from tables import services as table_services
 from tables.models import Seat, Table
 from tests.factories import make_user
@@ -38,7 +38,7 @@ def wait_until(condition, timeout: float = 60.0, step: float = 0.1) -> bool:
 
 def bot_table(game: str, levels: list[str], options: dict | None = None) -> Match:
     host = make_user("host")
-    table = table_services.table_create(
+    table = services.table_create(
         host=host,
         game=game,
         options={"players": len(levels), **(options or {})},
@@ -70,7 +70,7 @@ def test_a_table_of_bots_plays_a_whole_match_by_itself(celery_worker, game, leve
 
 def test_a_quiet_player_is_stood_in_for_and_gets_the_seat_back(celery_worker):
     ana, ion = make_user("ana"), make_user("ion")
-    table = table_services.table_create(host=ana, game="classic", options={}, turn_clock=20, is_private=False)
+    table = services.table_create(host=ana, game="classic", options={}, turn_clock=20, is_private=False)
     table_services.seat_take(table_id=table.pk, user=ion)
     match = Match.objects.get(table=table)
     game = get_game("classic")
@@ -90,7 +90,7 @@ def test_a_quiet_player_is_stood_in_for_and_gets_the_seat_back(celery_worker):
 
 def test_a_clock_task_for_a_turn_already_played_does_nothing(celery_worker):
     ana, ion = make_user("ana"), make_user("ion")
-    table = table_services.table_create(
+    table = services.table_create(
         host=ana, game="americana", options={"players": 2}, turn_clock=20, is_private=False
     )
     table_services.seat_take(table_id=table.pk, user=ion)
@@ -108,7 +108,7 @@ def test_a_clock_task_for_a_turn_already_played_does_nothing(celery_worker):
 def test_stale_bot_tasks_do_nothing(celery_worker):
     match = bot_table("classic", ["easy", "easy"])
     assert wait_until(lambda: Move.objects.filter(match=match).count() >= 3)
-    table_services.table_close(table_id=match.table_id, reason="test")
+    services.table_close(table_id=match.table_id, reason="test")
     moves = Move.objects.filter(match=match).count()
     play_turn.delay(match.pk, 0)
     play_turn.delay(match.pk, Match.objects.get(pk=match.pk).version)
@@ -137,9 +137,10 @@ def test_a_worker_restart_mid_match_loses_nothing(celery_worker):
         replacement.stop(in_sighandler=False)
 
 
-def test_a_player_gone_for_the_grace_period_is_stood_in_for_unless_back(celery_worker):
+def test_a_player_gone_for_the_grace_period_is_stood_in_for_unless_back(celery_worker, settings):
+    settings.GONE_GRACE_SECONDS = 0.5
     ana, ion = make_user("ana"), make_user("ion")
-    table = table_services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
+    table = services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
     table_services.seat_take(table_id=table.pk, user=ion)
     match = Match.objects.get(table=table)
     game = get_game("classic")
@@ -152,18 +153,47 @@ def test_a_player_gone_for_the_grace_period_is_stood_in_for_unless_back(celery_w
     finally:
         presence.leave(table.pk, mover)
     take_over_if_quiet.delay(match.pk, mover, match.version, "gone")
+    time.sleep(0.2)
+    assert not Seat.objects.get(table=table, position=mover).is_taken_over, "gone for less than the grace"
+    time.sleep(0.5)
+    take_over_if_quiet.delay(match.pk, mover, match.version, "gone")
     assert wait_until(lambda: Seat.objects.get(table=table, position=mover).is_taken_over)
 
 
-def test_a_match_whose_every_player_is_away_is_abandoned(celery_worker):
+def test_the_grace_counts_from_the_last_disconnect(settings):
+    """Back within the grace, then gone again: the check from the first drop finds the player gone for
+    less than the grace (counted from the second drop), so the seat stays theirs until that one runs out."""
+    settings.GONE_GRACE_SECONDS = 1.0
     ana, ion = make_user("ana"), make_user("ion")
-    table = table_services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
+    table = services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
+    table_services.seat_take(table_id=table.pk, user=ion)
+    match = Match.objects.get(table=table)
+    game = get_game("classic")
+    mover = game.to_act(game.state_from_json(match.state))
+    presence.arrive(table.pk, mover)
+    presence.leave(table.pk, mover)  # the first drop
+    time.sleep(0.7)
+    presence.arrive(table.pk, mover)  # back
+    presence.leave(table.pk, mover)  # the second drop
+    time.sleep(0.4)  # the first drop's grace is over, the second's is not
+    assert not services.seat_stand_in(
+        match_id=match.pk, seat=mover, expected_version=match.version, only_if_gone=True
+    )
+    time.sleep(0.7)
+    assert services.seat_stand_in(
+        match_id=match.pk, seat=mover, expected_version=match.version, only_if_gone=True
+    )
+
+
+def test_a_match_whose_every_player_is_away_is_abandoned_by_the_sweep(celery_worker):
+    ana, ion = make_user("ana"), make_user("ion")
+    table = services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
     table_services.seat_take(table_id=table.pk, user=ion)
     match = Match.objects.get(table=table)
     assert not services.match_abandon_if_deserted(match_id=match.pk), "people are still playing"
     long_ago = timezone.now() - timedelta(minutes=11)
     Seat.objects.filter(table=table).update(is_taken_over=True, taken_over_at=long_ago)
-    abandon_if_deserted.delay(match.pk)
+    sweep.delay()
     assert wait_until(lambda: Match.objects.get(pk=match.pk).status == Match.Status.ABORTED)
     match.refresh_from_db()
     assert "Abandoned" in match.abort_reason

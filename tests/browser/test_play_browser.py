@@ -5,6 +5,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from gameplay import services as gameplay_services
 from gameplay.engine import get_game
 from gameplay.models import Match
 from tables import services as table_services
@@ -17,7 +18,7 @@ PHONE = {"width": 375, "height": 667}
 
 def seated_pair(game: str, options: dict):
     users = [make_user("ana"), make_user("ion")]
-    table = table_services.table_create(
+    table = gameplay_services.table_create(
         host=users[0], game=game, options={"players": 2, **options}, turn_clock=0, is_private=True
     )
     table_services.seat_take(table_id=table.pk, user=users[1])

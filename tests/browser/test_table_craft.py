@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from gameplay import services as gameplay_services
 from gameplay.engine import get_game
 from gameplay.models import Match
 from tables import services as table_services
@@ -444,7 +445,7 @@ def test_your_turn_shows_in_the_title_and_as_a_notification_in_the_background(
 def table_with_bots(game: str, players: int):
     """Ana and bots around a private table, the match started; Ana plays first."""
     ana = make_user("ana")
-    table = table_services.table_create(
+    table = gameplay_services.table_create(
         host=ana, game=game, options={"players": players}, turn_clock=0, is_private=True
     )
     for position in range(1, players):

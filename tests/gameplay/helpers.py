@@ -1,5 +1,6 @@
 """Matches between real seated people, for the gameplay tests."""
 
+from gameplay import services as gameplay_services
 from gameplay.engine import get_game
 from gameplay.models import Match
 from tables import services as table_services
@@ -9,7 +10,7 @@ from tests.factories import make_user
 def human_match(game: str = "americana", players: int = 2, options: dict | None = None, clock: int = 0):
     """A started match with a person in every seat; returns (match, users by seat)."""
     users = [make_user(f"p{game[:2]}{index}") for index in range(players)]
-    table = table_services.table_create(
+    table = gameplay_services.table_create(
         host=users[0],
         game=game,
         options={"players": players, **(options or {})},

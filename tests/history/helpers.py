@@ -12,7 +12,7 @@ from tests.gameplay.helpers import live_state
 def seated_match(game: str, people: list, options: dict, *, private: bool = False) -> Match:
     """A started match: ``people`` in the first seats (the first hosts), bots in the rest."""
     players = options["players"]
-    table = table_services.table_create(
+    table = services.table_create(
         host=people[0], game=game, options=options, turn_clock=0 if private else 45, is_private=private
     )
     for person in people[1:]:

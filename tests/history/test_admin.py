@@ -61,10 +61,10 @@ def test_a_moderator_aborts_a_running_match_and_its_players_are_told(
     assert not LogEntry.objects.filter(object_id=str(finished.pk), content_type=entry.content_type).exists()
 
     client.force_login(ana)
-    table_page = client.get(reverse("tables:detail", args=[running.table_id])).text
+    table_page = client.get(reverse("gameplay:table", args=[running.table_id])).text
     assert "The match was stopped: Stopped by a moderator." in table_page
     client.cookies["django_language"] = "ro"
-    assert "Oprită de un moderator." in client.get(reverse("tables:detail", args=[running.table_id])).text
+    assert "Oprită de un moderator." in client.get(reverse("gameplay:table", args=[running.table_id])).text
     history = client.get(reverse("history:mine"), {"result": "abandoned"})
     assert [row.match.pk for row in history.context["rows"]] == [running.pk]
 

@@ -4,6 +4,7 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
+from gameplay import services as gameplay_services
 from gameplay.models import Match
 from tables import services
 from tables.models import Seat, Table
@@ -17,11 +18,11 @@ def moderator(db):
 
 def test_table_admin_filters_and_searches_by_player(client, moderator):
     ana, ion = make_user("ana"), make_user("ion")
-    t1 = services.table_create(
+    t1 = gameplay_services.table_create(
         host=ana, game="americana", options={"players": 2}, turn_clock=45, is_private=False
     )
     services.seat_take(table_id=t1.pk, user=ion)
-    services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
+    gameplay_services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
     client.force_login(moderator)
     url = reverse("admin:tables_table_changelist")
     assert client.get(url, {"q": "ion"}).context["cl"].result_count == 1
@@ -32,7 +33,7 @@ def test_table_admin_filters_and_searches_by_player(client, moderator):
 
 
 def test_close_action_aborts_the_match_and_is_logged(client, moderator):
-    table = services.play_now(user=make_user("ana"), game="americana")
+    table = gameplay_services.play_now(user=make_user("ana"), game="americana")
     client.force_login(moderator)
     client.post(
         reverse("admin:tables_table_changelist"), {"action": "close_tables", "_selected_action": [table.pk]}
@@ -45,7 +46,7 @@ def test_close_action_aborts_the_match_and_is_logged(client, moderator):
 
 def test_remove_player_action_puts_a_bot_in_and_is_logged(client, moderator):
     ana, ion = make_user("ana"), make_user("ion")
-    table = services.table_create(
+    table = gameplay_services.table_create(
         host=ana, game="americana", options={"players": 2}, turn_clock=45, is_private=False
     )
     services.seat_take(table_id=table.pk, user=ion)
@@ -61,7 +62,7 @@ def test_remove_player_action_puts_a_bot_in_and_is_logged(client, moderator):
 
 def test_deactivate_player_action_bans_and_is_logged(client, moderator):
     ana = make_user("ana")
-    table = services.table_create(
+    table = gameplay_services.table_create(
         host=ana, game="americana", options={"players": 2}, turn_clock=45, is_private=False
     )
     seat = Seat.objects.get(table=table, position=0)

@@ -5,6 +5,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from gameplay import services as gameplay_services
 from tables import services
 from tests.channels import communicator
 from tests.channels import open_socket as connect
@@ -16,7 +17,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 async def test_lobby_shows_a_new_table_and_its_filling_without_reload():
     ana = await sync_to_async(make_user)("ana")
     lobby = await connect("/ws/lobby/")
-    table = await sync_to_async(services.table_create)(
+    table = await sync_to_async(gameplay_services.table_create)(
         host=ana, game="americana", options={"players": 2}, turn_clock=45, is_private=False
     )
     fragment = await lobby.receive_from(timeout=5)
@@ -31,11 +32,11 @@ async def test_lobby_shows_a_new_table_and_its_filling_without_reload():
 async def test_lobby_filter_and_private_tables_stay_out():
     ana = await sync_to_async(make_user)("ana")
     lobby = await connect("/ws/lobby/?game=classic")
-    await sync_to_async(services.table_create)(
+    await sync_to_async(gameplay_services.table_create)(
         host=ana, game="americana", options={}, turn_clock=45, is_private=False
     )
     assert "table-card" not in await lobby.receive_from(timeout=5)
-    await sync_to_async(services.table_create)(
+    await sync_to_async(gameplay_services.table_create)(
         host=ana, game="classic", options={}, turn_clock=0, is_private=True
     )
     assert "table-card" not in await lobby.receive_from(timeout=5)
@@ -44,7 +45,7 @@ async def test_lobby_filter_and_private_tables_stay_out():
 
 async def test_waiting_room_updates_each_viewer_with_their_own_buttons():
     ana, ion = await sync_to_async(make_user)("ana"), await sync_to_async(make_user)("ion")
-    table = await sync_to_async(services.table_create)(
+    table = await sync_to_async(gameplay_services.table_create)(
         host=ana, game="americana", options={"players": 3}, turn_clock=45, is_private=False
     )
     host_view = await connect(f"/ws/tables/{table.pk}/", ana)
@@ -64,7 +65,7 @@ async def test_waiting_room_updates_each_viewer_with_their_own_buttons():
 
 async def test_private_waiting_room_refuses_strangers_and_frames_are_not_acted_on():
     ana, eva = await sync_to_async(make_user)("ana"), await sync_to_async(make_user)("eva")
-    table = await sync_to_async(services.table_create)(
+    table = await sync_to_async(gameplay_services.table_create)(
         host=ana, game="classic", options={}, turn_clock=0, is_private=True
     )
     stranger = await communicator(f"/ws/tables/{table.pk}/", eva)

@@ -5,6 +5,7 @@ import threading
 import pytest
 from django.db import connection
 
+from gameplay import services as gameplay_services
 from gameplay.models import Match
 from tables import services
 from tables.models import Seat, Table
@@ -21,11 +22,13 @@ AMERICANA_DEFAULTS = {
 
 def new_table(host, game="americana", options=None, **extra) -> Table:
     kwargs = {"turn_clock": 45, "is_private": False, **extra}
-    return services.table_create(host=host, game=game, options=options or {"players": 2}, **kwargs)
+    return gameplay_services.table_create(host=host, game=game, options=options or {"players": 2}, **kwargs)
 
 
 def test_create_fills_defaults_and_seats_the_host(ana):
-    table = services.table_create(host=ana, game="americana", options={}, turn_clock=20, is_private=False)
+    table = gameplay_services.table_create(
+        host=ana, game="americana", options={}, turn_clock=20, is_private=False
+    )
     assert table.options == AMERICANA_DEFAULTS
     seats = list(table.seats.order_by("position"))
     assert [s.position for s in seats] == [0, 1, 2, 3]
@@ -46,7 +49,7 @@ def test_create_fills_defaults_and_seats_the_host(ana):
 )
 def test_create_refuses_invalid_options_with_a_reason(ana, game, options):
     with pytest.raises(services.TableError) as error:
-        services.table_create(host=ana, game=game, options=options, turn_clock=45, is_private=False)
+        gameplay_services.table_create(host=ana, game=game, options=options, turn_clock=45, is_private=False)
     assert str(error.value)
     assert not Table.objects.exists()
 
@@ -88,7 +91,7 @@ def test_taken_seat_and_started_and_closed_tables_refuse_joins(ana, ion):
     table = new_table(ana, options={"players": 3})
     with pytest.raises(services.TableError, match="Someone else just took this seat"):
         services.seat_take(table_id=table.pk, user=ion, position=0)
-    services.table_close(table_id=table.pk, reason="test")
+    gameplay_services.table_close(table_id=table.pk, reason="test")
     with pytest.raises(services.TableError, match="This table is closed"):
         services.seat_take(table_id=table.pk, user=ion)
     full = new_table(ana)
@@ -139,7 +142,7 @@ def test_invitation_seats_whoever_opens_it_while_a_seat_is_free(ana, ion):
 
 
 def test_play_now_starts_against_normal_bots_at_once(ana):
-    table = services.play_now(user=ana, game="classic")
+    table = gameplay_services.play_now(user=ana, game="classic")
     assert table.status == Table.Status.PLAYING
     assert table.is_private
     seats = list(table.seats.order_by("position"))
@@ -158,9 +161,9 @@ def test_rematch_keeps_seats_and_options(ana, ion):
     services.seat_take(table_id=table.pk, user=ion, position=1)
     services.bot_add(table_id=table.pk, by=ana, position=2, level="hard")
     with pytest.raises(services.TableError, match="once the match is over"):
-        services.rematch_offer(table_id=table.pk, by=ion)
+        gameplay_services.rematch_offer(table_id=table.pk, by=ion)
     finish(table)
-    rematch = services.rematch_offer(table_id=table.pk, by=ion)
+    rematch = gameplay_services.rematch_offer(table_id=table.pk, by=ion)
     assert rematch.rematch_of == table
     assert rematch.options == table.options and rematch.game == table.game
     seats = {s.position: s for s in rematch.seats.all()}
@@ -169,7 +172,7 @@ def test_rematch_keeps_seats_and_options(ana, ion):
     assert seats[2].bot_level == "hard"
     with pytest.raises(services.TableError, match="kept for another player"):
         services.seat_take(table_id=rematch.pk, user=make_user("eva"), position=0)
-    assert services.rematch_offer(table_id=table.pk, by=ana) == rematch
+    assert gameplay_services.rematch_offer(table_id=table.pk, by=ana) == rematch
     rematch.refresh_from_db()
     assert rematch.status == Table.Status.PLAYING
     assert rematch.seats.get(position=0).user == ana
@@ -180,12 +183,12 @@ def test_only_players_offer_a_rematch(ana, ion):
     services.bot_add(table_id=table.pk, by=ana, position=1, level="easy")
     finish(table)
     with pytest.raises(services.TableError, match="Only the players"):
-        services.rematch_offer(table_id=table.pk, by=ion)
+        gameplay_services.rematch_offer(table_id=table.pk, by=ion)
 
 
 def test_closing_a_table_aborts_its_match(ana):
-    table = services.play_now(user=ana, game="americana")
-    services.table_close(table_id=table.pk, reason="Closed by a moderator.")
+    table = gameplay_services.play_now(user=ana, game="americana")
+    gameplay_services.table_close(table_id=table.pk, reason="Closed by a moderator.")
     match = Match.objects.get(table=table)
     assert match.status == Match.Status.ABORTED
     assert match.abort_reason == "Closed by a moderator."
@@ -195,7 +198,7 @@ def test_closing_a_table_aborts_its_match(ana):
 def test_replacing_a_player_puts_a_bot_in_the_seat(ana, ion):
     table = new_table(ana)
     services.seat_take(table_id=table.pk, user=ion)
-    services.player_replace_with_bot(table_id=table.pk, position=1)
+    gameplay_services.player_replace_with_bot(table_id=table.pk, position=1)
     seat = table.seats.get(position=1)
     assert seat.user is None and seat.bot_level == "normal"
 

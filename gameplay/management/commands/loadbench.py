@@ -21,6 +21,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 from django.core.management.base import BaseCommand
 
+from gameplay import services as gameplay_services
 from tables import services as table_services
 
 VERSION = re.compile(r'name="version" value="(\d+)"')
@@ -46,7 +47,7 @@ def make_tables(count: int, game: str) -> list[tuple[int, list[str]]]:
     tables = []
     for index in range(count):
         people = [users.create_user(f"load-{run}-{index}-{seat}") for seat in range(4)]
-        table = table_services.table_create(
+        table = gameplay_services.table_create(
             host=people[0], game=game, options={"players": 4}, turn_clock=0, is_private=True
         )
         for person in people[1:]:

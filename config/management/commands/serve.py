@@ -1,15 +1,16 @@
 """``manage.py serve``: the whole site in one Daphne process.
 
 In the embedded mode (no ``REDIS_URL``) it first starts the in-process Celery
-worker, so bot turns and timers run without Redis or a separate worker. With
-``REDIS_URL`` it serves only; run ``celery -A config worker`` beside it.
+worker and Celery beat, so bot turns, timers and the sweep run without Redis or a
+separate worker. With ``REDIS_URL`` it serves only; run ``celery -A config worker -B``
+(or a worker and ``celery -A config beat``) beside it.
 """
 
 from daphne.cli import CommandLineInterface
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from config.embedded_worker import start_embedded_worker
+from config.embedded_worker import start_embedded_beat, start_embedded_worker
 
 
 class Command(BaseCommand):
@@ -22,5 +23,6 @@ class Command(BaseCommand):
     def handle(self, *args, host: str, port: int, **options) -> None:
         if settings.EMBEDDED:
             start_embedded_worker()
+            start_embedded_beat()
         self.stdout.write(f"Serving on http://{host}:{port}/")
         CommandLineInterface().run(["--bind", host, "--port", str(port), "config.asgi:application"])

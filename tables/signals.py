@@ -1,0 +1,7 @@
+"""What a table tells the apps above it, which it does not know (one direction: tables ← gameplay)."""
+
+from django.dispatch import Signal
+
+table_filled = Signal()
+"""Every seat of ``table`` now holds a person or a bot and the table is playing: deal its match.
+Sent inside the transaction that filled the last seat, holding the table's lock."""
