@@ -378,10 +378,13 @@ def seat_reclaim(*, match_id: int, seat: int) -> bool:
     return True
 
 
-def _gone(table_id: int, seat: int) -> bool:
-    """Every connection of the seat's player has been gone for the whole grace period."""
+def _gone(table_id: int, seat: int, turn_started_at) -> bool:
+    """The seat's player has had no connection open for the whole grace period, counted from their last
+    connection's end, and from the turn's start for one who never opened the table (a page still loading)."""
     away = presence.away_seconds(table_id, seat)
-    return away is not None and away >= settings.GONE_GRACE_SECONDS
+    grace = settings.GONE_GRACE_SECONDS
+    on_turn = (timezone.now() - turn_started_at).total_seconds()
+    return away is not None and min(away, on_turn) >= grace
 
 
 @transaction.atomic(durable=True)
@@ -399,7 +402,7 @@ def seat_stand_in(*, match_id: int, seat: int, expected_version: int, only_if_go
     state = game.state_from_json(match.state)
     if game.to_act(state) != seat:
         return False
-    if only_if_gone and not _gone(match.table_id, seat):
+    if only_if_gone and not _gone(match.table_id, seat, match.turn_started_at):
         return False
     if not table_services.seat_stand_in(match.table_id, seat):
         return False
@@ -423,6 +426,8 @@ def player_replace_with_bot(*, table_id: int, position: int) -> Seat:
     """A moderator removes a person from a seat for good; a normal bot takes it, mid-match too: the
     match records the change, every seat hears of it and, if it is that seat's turn, the bot plays."""
     table = table_services.table_lock(table_id)
+    if table.status not in (Table.Status.WAITING, Table.Status.PLAYING):
+        raise TableError(_("This table's match is over."))
     match = Match.objects.select_for_update().filter(table=table, status=Match.Status.PLAYING).first()
     seat = table_services.seat_give_to_bot(table, position)
     if match is None:
@@ -520,9 +525,9 @@ def sweep() -> int:
             _due_refresh(match_id=match_id, expected_version=version)
     waiting_on_people = Match.objects.filter(
         status=Match.Status.PLAYING, due__in=[Match.Due.CLOCK, Match.Due.PLAYER], to_act__isnull=False
-    ).values_list("pk", "version", "table_id", "to_act")
-    for match_id, version, table_id, to_act in waiting_on_people:
-        if _gone(table_id, to_act):
+    ).values_list("pk", "version", "table_id", "to_act", "turn_started_at")
+    for match_id, version, table_id, to_act, turn_started_at in waiting_on_people:
+        if _gone(table_id, to_act, turn_started_at):
             acted += seat_stand_in(
                 match_id=match_id, seat=to_act, expected_version=version, only_if_gone=True
             )

@@ -7,9 +7,11 @@ from tables import services as table_services
 from tests.factories import make_user
 
 
-def human_match(game: str = "americana", players: int = 2, options: dict | None = None, clock: int = 0):
+def human_match(
+    game: str = "americana", players: int = 2, options: dict | None = None, clock: int = 0, prefix: str = ""
+):
     """A started match with a person in every seat; returns (match, users by seat)."""
-    users = [make_user(f"p{game[:2]}{index}") for index in range(players)]
+    users = [make_user(f"{prefix}p{game[:2]}{index}") for index in range(players)]
     table = gameplay_services.table_create(
         host=users[0],
         game=game,
