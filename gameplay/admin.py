@@ -150,7 +150,7 @@ class TableAdmin(table_admin.TableAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(table_admin.SeatAdmin):
-    actions = ("replace_with_bot", *table_admin.SeatAdmin.actions)
+    actions = ("replace_with_bot", "deactivate_players")
 
     @admin.action(description=_("Remove the player (a bot takes the seat)"), permissions=["change"])
     def replace_with_bot(self, request, queryset):
@@ -170,3 +170,17 @@ class SeatAdmin(table_admin.SeatAdmin):
             % {"count": replaced},
             messages.SUCCESS,
         )
+
+    @admin.action(description=_("Deactivate (ban) the players on the selected seats"), permissions=["change"])
+    def deactivate_players(self, request, queryset):
+        """Ban, then take the banned off every table in play: a bot takes their seats, so no match waits
+        on someone who can no longer log in."""
+        banned = set(
+            queryset.filter(user__isnull=False, user__is_active=True)
+            .exclude(user=request.user)
+            .values_list("user_id", flat=True)
+        )
+        table_admin.SeatAdmin.deactivate_players(self, request, queryset)
+        playing = Seat.objects.filter(user_id__in=banned, table__status=Table.Status.PLAYING)
+        for table_id, position in playing.values_list("table_id", "position"):
+            services.player_replace_with_bot(table_id=table_id, position=position)
