@@ -1,0 +1,78 @@
+"""Each row has one writer (DESIGN.md): Table and Seat rows are written in ``tables/services.py`` only;
+Match, Move, RoundResult, Participant and SeatChange rows in ``gameplay/services.py`` only."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+APPS = ("accounts", "tables", "gameplay", "bots", "history", "config")
+WRITES = {
+    "save",
+    "update",
+    "create",
+    "bulk_create",
+    "bulk_update",
+    "delete",
+    "get_or_create",
+    "update_or_create",
+}
+MODELS = {
+    "Table": "tables/services.py",
+    "Seat": "tables/services.py",
+    "table": "tables/services.py",
+    "seat": "tables/services.py",
+    "seats": "tables/services.py",
+    "Match": "gameplay/services.py",
+    "Move": "gameplay/services.py",
+    "RoundResult": "gameplay/services.py",
+    "Participant": "gameplay/services.py",
+    "SeatChange": "gameplay/services.py",
+}
+"""A write's receiver, by a name along its chain, and the one file that may write it."""
+
+
+def receiver_names(node: ast.expr) -> list[str]:
+    """The names along a call's receiver: ``match.table.save`` gives ["match", "table"]."""
+    names = []
+    while True:
+        if isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Attribute):
+            names.append(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Name):
+            names.append(node.id)
+            return list(reversed(names))
+        else:
+            return list(reversed(names))
+
+
+def writes(path: Path) -> list[tuple[int, str, str]]:
+    """(line, model, owner) for every write in ``path`` to a row another file owns."""
+    found = []
+    relative = path.relative_to(ROOT).as_posix()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in WRITES:
+            names = receiver_names(node.func.value)
+            if "objects" not in names and node.func.attr != "save":
+                continue  # a dict's update, a set's, a list's...
+            model = next((name for name in reversed(names) if name in MODELS), None)
+            if model is not None and MODELS[model] != relative:
+                found.append((node.lineno, model, MODELS[model]))
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        path
+        for app in APPS
+        for path in sorted((ROOT / app).rglob("*.py"))
+        if "migrations" not in path.parts and "management" not in path.parts
+    ],
+    ids=lambda path: path.relative_to(ROOT).as_posix(),
+)
+def test_rows_are_written_by_their_owner_only(path):
+    assert writes(path) == []
