@@ -6,6 +6,7 @@ from bots.policies import choose
 from gameplay import services
 from gameplay.models import Match, Move
 from tables import services as table_services
+from tests.factories import record_participants
 from tests.gameplay.helpers import live_state
 
 
@@ -19,7 +20,9 @@ def seated_match(game: str, people: list, options: dict, *, private: bool = Fals
         table_services.seat_take(table_id=table.pk, user=person)
     for position in range(len(people), players):
         table_services.bot_add(table_id=table.pk, by=people[0], position=position, level="easy")
-    return Match.objects.get(table=table)
+    match = Match.objects.get(table=table)
+    record_participants(match)
+    return match
 
 
 def play_out(match: Match, seed: int = 0, *, moves: int | None = None) -> Match:
