@@ -630,7 +630,5 @@ def player_profile(*, player, viewer) -> Profile:
         )
     recent = matches
     if viewer.pk != player.pk and not viewer.is_staff:
-        recent = recent.filter(
-            Q(table__is_private=False) | _took_part(viewer)
-        )
+        recent = recent.filter(Q(table__is_private=False) | _took_part(viewer))
     return Profile(player=player, stats=stats, recent=match_rows(recent[:RECENT]))
