@@ -2,6 +2,8 @@
 table's seats as they are now."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from gameplay.models import Match, Move, Participant, SeatChange
@@ -119,3 +121,23 @@ def test_the_admin_finds_the_match_by_the_replaced_player_and_shows_who_held_eac
     page = client.get(reverse("admin:gameplay_match_change", args=[replaced.pk])).text
     assert page.count('class="field-from_move"') == 3 and page.count('class="field-after_move"') == 1
     assert "replaced by a bot" in page
+
+
+def test_the_lists_read_every_matchs_participants_at_once(client, ana, ion):
+    """The queries for "My matches" and a profile do not grow with the matches listed or their players."""
+    seated_match("americana", [ana, ion], {"players": 2})
+    client.force_login(ana)
+    urls = (reverse("history:mine"), reverse("history:player", args=["ana"]))
+
+    def queries() -> list[int]:
+        counts = []
+        for url in urls:
+            with CaptureQueriesContext(connection) as captured:
+                assert client.get(url).status_code == 200
+            counts.append(len(captured.captured_queries))
+        return counts
+
+    few = queries()
+    for _ in range(3):
+        seated_match("classic", [ion, ana], {"players": 4})
+    assert queries() == few
