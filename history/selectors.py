@@ -612,7 +612,7 @@ def _average(player, game: str) -> float | None:
 def player_profile(*, player, viewer) -> Profile:
     """What anyone logged in may read about ``player``: counts per game, averages, recent matches.
 
-    The recent matches are those ``viewer`` may open: public tables', and private ones they played in.
+    The recent matches are those ``viewer`` may open: at public tables, and private ones they played in.
     """
     matches = matches_of(user=player)
     stats = []
