@@ -8,7 +8,7 @@ from tables.models import Seat, Table
 from tables.services import TableError
 
 from . import services
-from .models import Match, Move, RoundResult
+from .models import Match, Move, Participant, RoundResult, SeatChange
 
 ABORT_REASON = gettext_noop("Stopped by a moderator.")
 """Stored untranslated: each player reads it in their own language."""
@@ -51,13 +51,29 @@ class MoveInline(ReadOnlyInline):
     classes = ("collapse",)
 
 
+class ParticipantInline(ReadOnlyInline):
+    """Who held each seat, from which move to which."""
+
+    model = Participant
+    fields = ("seat", "user", "bot_level", "name", "from_move", "until_move")
+    readonly_fields = fields
+
+
+class SeatChangeInline(ReadOnlyInline):
+    """Bots standing in, players coming back, players replaced, in the order they happened."""
+
+    model = SeatChange
+    fields = ("seat", "kind", "after_move", "created_at")
+    readonly_fields = fields
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     """Matches, read-only: filter, search by player, read the score sheet and the moves; abort one running."""
 
     list_display = ("id", "game", "status", "table", "players", "started_at", "finished_at")
     list_filter = ("game", "status", "started_at")
-    search_fields = ("table__seats__user__username",)
+    search_fields = ("participants__user__username",)
     list_select_related = ("table",)
     date_hierarchy = "started_at"
     fields = (
@@ -73,11 +89,11 @@ class MatchAdmin(admin.ModelAdmin):
         "finished_at",
     )
     readonly_fields = fields
-    inlines = (RoundResultInline, MoveInline)
+    inlines = (ParticipantInline, SeatChangeInline, RoundResultInline, MoveInline)
     actions = ("abort_matches",)
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("table__seats__user")
+        return super().get_queryset(request).prefetch_related("participants")
 
     def get_search_results(self, request, queryset, search_term):
         queryset, _may_have_duplicates = super().get_search_results(request, queryset, search_term)
@@ -85,9 +101,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("players"))
     def players(self, match: Match) -> str:
-        return ", ".join(
-            seat.user.username if seat.user else gettext("bot") for seat in match.table.seats.all()
-        )
+        return ", ".join(p.name or gettext("bot") for p in match.participants.all())
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -13,7 +13,21 @@ from operator import or_
 from statistics import fmean
 from typing import Any
 
-from django.db.models import BooleanField, Case, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When
+from django.db.models import (
+    BooleanField,
+    Case,
+    Exists,
+    F,
+    FilteredRelation,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -21,10 +35,9 @@ from gameplay import narration
 from gameplay.engine import IllegalAction, get_game
 from gameplay.engine.classic import MATCHES as CLASSIC_MATCHES
 from gameplay.engine.core import act as engine_act
-from gameplay.models import Match, Move, RoundResult
+from gameplay.models import Match, Move, Participant, RoundResult
 from gameplay.reasons import card_name, suit_name
-from gameplay.selectors import seat_name
-from tables.models import Game, Seat, Table
+from tables.models import Game
 
 MAX_SEATS = 4
 PLAYING, FINISHED, ABORTED = Match.Status.PLAYING, Match.Status.FINISHED, Match.Status.ABORTED
@@ -34,24 +47,42 @@ RECENT = 10
 
 
 # --- Who sat where, and who may look ---------------------------------------------------------------
+# A match's participants say who held each seat and from which move to which; the table's seats say
+# only who sits there now, which a moderator may have changed.
 
 
-def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
+def _with_participants(matches: QuerySet[Match]) -> QuerySet[Match]:
     return matches.select_related("table").prefetch_related(
-        Prefetch("table__seats", queryset=Seat.objects.select_related("user").order_by("position"))
+        Prefetch("participants", queryset=Participant.objects.select_related("user"))
     )
 
 
 def match_detail(*, match_id: int) -> Match | None:
-    """A match with its table and seats (the seats of a table are the players of its one match)."""
-    return _with_seats(Match.objects.filter(pk=match_id)).first()
+    """A match with its table and participants."""
+    return _with_participants(Match.objects.filter(pk=match_id)).first()
+
+
+def seat_holders(match: Match) -> list[list[Participant]]:
+    """Who held each seat, seat by seat, in the order they held it (several after a replacement)."""
+    by_seat: dict[int, list[Participant]] = {}
+    for participant in match.participants.all():  # ordered by seat, then from_move
+        by_seat.setdefault(participant.seat, []).append(participant)
+    return [by_seat[seat] for seat in sorted(by_seat)]
+
+
+def _holder_at(holders: list[Participant], move: int) -> Participant:
+    """Who held the seat for move number ``move`` (counted from 1): from_move < move <= until_move."""
+    return next(
+        (p for p in holders if p.from_move < move and (p.until_move is None or move <= p.until_move)),
+        holders[-1],
+    )
 
 
 def seat_of(match: Match, user) -> int | None:
-    """The seat ``user`` held in ``match``, or None for a spectator."""
+    """The seat ``user`` held in ``match`` (for however long), or None for a spectator."""
     if not user.is_authenticated:
         return None
-    return next((seat.position for seat in match.table.seats.all() if seat.user_id == user.pk), None)
+    return next((p.seat for p in match.participants.all() if p.user_id == user.pk), None)
 
 
 def can_view(*, match: Match, user) -> bool:
@@ -59,6 +90,11 @@ def can_view(*, match: Match, user) -> bool:
     if not user.is_authenticated:
         return False
     return user.is_staff or not match.table.is_private or seat_of(match, user) is not None
+
+
+def _took_part(user) -> Exists:
+    """The match (the outer query's row) is one ``user`` held a seat in, for however long."""
+    return Exists(Participant.objects.filter(match=OuterRef("pk"), user=user))
 
 
 def sides_of(game: str, names: list[str]) -> list[str]:
@@ -73,7 +109,8 @@ def _side_of(game: str, players: int, seat: int) -> int:
 
 
 def _names(match: Match) -> list[str]:
-    return [seat_name(seat) for seat in match.table.seats.all()]
+    """Each seat's name; a seat held by several in turn names them all in order ("ana → Bot 2")."""
+    return [" → ".join(p.display_name for p in holders) for holders in seat_holders(match)]
 
 
 def outcome_of(match: Match, seat: int | None) -> str:
@@ -163,8 +200,8 @@ def _among(field_path: str) -> Q:
 
 def _annotate_player(matches: QuerySet[Match], user) -> QuerySet[Match]:
     """Each match with ``my_seat`` (the seat ``user`` held) and ``i_won``."""
-    my_seat = Seat.objects.filter(table_id=OuterRef("table_id"), user=user).values("position")[:1]
-    return matches.annotate(my_seat=Subquery(my_seat)).annotate(
+    my_seat = Participant.objects.filter(match=OuterRef("pk"), user=user).order_by("from_move").values("seat")
+    return matches.annotate(my_seat=Subquery(my_seat[:1])).annotate(
         i_won=Case(
             When(Q(status=FINISHED) & _among("result__winners"), then=Value(True)),
             default=Value(False),
@@ -182,13 +219,15 @@ _OUTCOME_FILTERS = {
 
 
 def matches_of(*, user, game: str | None = None, outcome: str | None = None) -> QuerySet[Match]:
-    """Every match ``user`` sat in, newest first, of ``game`` and with ``outcome`` for them when given."""
-    matches = _annotate_player(Match.objects.filter(table__seats__user=user), user)
+    """Every match ``user`` took part in, newest first, of ``game`` and with ``outcome`` for them when given.
+
+    A player replaced mid-match still finds it here, with the seat they held."""
+    matches = _annotate_player(Match.objects.filter(_took_part(user)), user)
     if game:
         matches = matches.filter(game=game)
     if outcome:
         matches = matches.filter(_OUTCOME_FILTERS[outcome])
-    return _with_seats(matches).order_by("-started_at", "-pk")
+    return _with_participants(matches).order_by("-started_at", "-pk")
 
 
 def match_rows(matches) -> list[MatchRow]:
@@ -424,30 +463,40 @@ def replay_step(match: Match, index: int) -> ReplayStep:
     if not replayable(match):
         raise ValueError("A match still being played has no replay.")
     game = get_game(match.game)
-    names = _names(match)
-    bots = [seat.is_bot for seat in match.table.seats.all()]
+    holders = seat_holders(match)
     moves = list(Move.objects.filter(match=match).order_by("seq"))
     wanted = max(0, index)
     boundaries: list[tuple[int, int]] = []
     step: ReplayStep | None = None
+    made = 0
     for count, (move, events, state) in enumerate(_walk(match, moves)):
         if move is None:
             boundaries.append((game.round_number(state), count))
+        else:
+            made = move.seq
         if count == wanted:
-            step = _snapshot(game, state, move, events, names, bots, count)
+            step = _snapshot(game, state, move, events, _held_for(holders, move, made), count)
     if step is None:  # an index past the end: the last step, whose state the loop still holds
-        step = _snapshot(game, state, move, events, names, bots, count)
+        step = _snapshot(game, state, move, events, _held_for(holders, move, made), count)
     step.last = count
     step.boundaries = boundaries
     games_won = step.public.get("games_won") or [None] * len(step.public["totals"])
+    names = [seat.name for seat in step.seats]
     step.standings = list(zip(sides_of(match.game, names), step.public["totals"], games_won, strict=True))
     return step
 
 
+def _held_for(holders: list[list[Participant]], move: Move | None, made: int) -> list[Participant]:
+    """Who held each seat at a step: for a move, while it was made; for a deal, for the next move."""
+    number = move.seq if move else made + 1
+    return [_holder_at(seat, number) for seat in holders]
+
+
 def _snapshot(
-    game, state, move: Move | None, events: list[dict], names: list[str], bots: list[bool], index: int
+    game, state, move: Move | None, events: list[dict], held: list[Participant], index: int
 ) -> ReplayStep:
     game_name = game.name
+    names = [p.display_name for p in held]
     public = game.view(state, None)
     hands = game.state_to_json(state)["hands"]
     to_act = public["to_act"]
@@ -459,14 +508,14 @@ def _snapshot(
         charges = [None] * len(names)
     seats = [
         ReplaySeat(
-            name=name,
-            is_bot=bots[seat],
+            name=participant.display_name,
+            is_bot=participant.is_bot,
             hand=[card_label(code) for code in hands[seat]],
             to_act=seat == to_act,
             score=scores[seat],
             charge=charges[seat],
         )
-        for seat, name in enumerate(names)
+        for seat, participant in enumerate(held)
     ]
     round_number = game.round_number(state)
     if move is None:
@@ -533,12 +582,28 @@ class Profile:
 
 
 def _average(player, game: str) -> float | None:
+    """Over the rounds (deals) that ended while ``player`` held their seat, not those after a replacement."""
     key = "charges" if game == Game.AMERICANA else "captured"
-    seat = Seat.objects.filter(table_id=OuterRef("match__table_id"), user=player).values("position")[:1]
+    held = Q(match__participants__user=player)
+    whole_match = Q(held__from_move=0, held__until_move__isnull=True)
+    last_move = Move.objects.filter(match=OuterRef("match"), created_at__lte=OuterRef("created_at"))
     rows = (
-        RoundResult.objects.filter(match__game=game, match__table__seats__user=player)
-        .annotate(seat=Subquery(seat))
-        .values_list(f"summary__{key}", "seat")
+        RoundResult.objects.annotate(held=FilteredRelation("match__participants", condition=held))
+        .filter(match__game=game, held__isnull=False)
+        # Looked up only for a player who held the seat for part of the match (CASE stops there).
+        .annotate(
+            ended_after=Case(
+                When(whole_match, then=Value(0)),
+                default=Subquery(last_move.order_by("-seq").values("seq")[:1]),
+                output_field=IntegerField(),
+            )
+        )
+        .filter(
+            whole_match
+            | Q(ended_after__gt=F("held__from_move"))
+            & (Q(held__until_move__isnull=True) | Q(ended_after__lte=F("held__until_move")))
+        )
+        .values_list(f"summary__{key}", "held__seat")
     )
     values = [per_seat[position] for per_seat, position in rows]
     return round(fmean(values), 1) if values else None
@@ -547,7 +612,7 @@ def _average(player, game: str) -> float | None:
 def player_profile(*, player, viewer) -> Profile:
     """What anyone logged in may read about ``player``: counts per game, averages, recent matches.
 
-    The recent matches are those ``viewer`` may open: public tables, and private ones they sat at.
+    The recent matches are those ``viewer`` may open: at public tables, and private ones they played in.
     """
     matches = matches_of(user=player)
     stats = []
@@ -565,7 +630,5 @@ def player_profile(*, player, viewer) -> Profile:
         )
     recent = matches
     if viewer.pk != player.pk and not viewer.is_staff:
-        recent = recent.filter(
-            Q(table__is_private=False) | Q(table__in=Table.objects.filter(seats__user=viewer))
-        )
+        recent = recent.filter(Q(table__is_private=False) | _took_part(viewer))
     return Profile(player=player, stats=stats, recent=match_rows(recent[:RECENT]))

@@ -29,7 +29,7 @@ def _viewable_match(request: HttpRequest, match_id: int) -> tuple[Match | None, 
 @login_required
 @require_GET
 def my_matches(request: HttpRequest) -> HttpResponse:
-    """Every match the player sat in, newest first, filtered by game and by how it went for them."""
+    """Every match the player took part in, newest first, filtered by game and by how it went for them."""
     game = request.GET.get("game") if request.GET.get("game") in Game.values else ""
     outcome = request.GET.get("result") if request.GET.get("result") in selectors.OUTCOMES else ""
     matches = selectors.matches_of(user=request.user, game=game or None, outcome=outcome or None)
@@ -59,7 +59,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "sheet": sheet,
         "my_outcome": selectors.outcome_label(selectors.outcome_of(match, seat)) if seat is not None else "",
-        "seats_named": list(zip(match.table.seats.all(), sheet.names, strict=True)),
+        "seat_holders": selectors.seat_holders(match),
         "replayable": selectors.replayable(match),
     }
     return render(request, "history/match.html", context)
