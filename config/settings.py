@@ -193,6 +193,26 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+"""Production answers plain http with a redirect to https; local runs (DEBUG) stay on http."""
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+
+
+def env_header_value(name: str) -> tuple[str, str] | None:
+    """``X-Forwarded-Proto,https`` as Django wants it: ``("HTTP_X_FORWARDED_PROTO", "https")``."""
+    value = os.environ.get(name, "")
+    if not value:
+        return None
+    header, _comma, expected = value.partition(",")
+    if not header.strip() or not expected.strip():
+        raise RuntimeError(f"Set {name} as HEADER,VALUE, e.g. X-Forwarded-Proto,https.")
+    return "HTTP_" + header.strip().upper().replace("-", "_"), expected.strip()
+
+
+SECURE_PROXY_SSL_HEADER = env_header_value("SECURE_PROXY_SSL_HEADER")
+"""Behind a proxy that ends TLS: the header (and its value) that says the browser used https."""
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
