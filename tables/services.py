@@ -1,6 +1,7 @@
 """Who sits where. Every change locks the table's row first, so two people reaching for
 the same seat at once are served one after the other: one sits, the other is told."""
 
+import secrets
 from collections.abc import Callable
 
 from django.db import transaction
@@ -89,13 +90,25 @@ def _start_if_full(table: Table) -> None:
     gameplay_services.match_start(table=table)
 
 
+def _invited(table: Table, user, token: str | None) -> bool:
+    """At a private table: its host, a player a seat is kept for (a rematch), or whoever holds the link."""
+    return (
+        table.host_id == user.pk
+        or table.seats.filter(reserved_for=user).exists()
+        or (token is not None and secrets.compare_digest(token.encode(), table.invite_token.encode()))
+    )
+
+
 @transaction.atomic
-def seat_take(*, table_id: int, user, position: int | None = None) -> Seat:
-    """Sit ``user`` in ``position`` (or the first seat free for them)."""
+def seat_take(*, table_id: int, user, position: int | None = None, token: str | None = None) -> Seat:
+    """Sit ``user`` in ``position`` (or the first seat free for them). A private table seats only
+    those it invites (see ``_invited``); ``token`` is its invitation link's."""
     table = _lock(table_id)
     _require_open(table)
     if table.seats.filter(user=user).exists():
         raise TableError(_("You already sit at this table."))
+    if table.is_private and not _invited(table, user, token):
+        raise TableError(_("This table is private: ask its host for the invitation link."))
     if position is None:
         seat = (
             table.seats.select_for_update().filter(user__isnull=True, bot_level="", reserved_for=user).first()
@@ -200,7 +213,7 @@ def invitation_accept(*, token: str, user) -> Table:
     if table is None:
         raise TableError(_("This invitation link is not valid."))
     if not table.seats.filter(user=user).exists():
-        seat_take(table_id=table.pk, user=user)
+        seat_take(table_id=table.pk, user=user, token=token)
     return table
 
 

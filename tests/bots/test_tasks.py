@@ -140,7 +140,7 @@ def test_a_worker_restart_mid_match_loses_nothing(celery_worker):
 def test_a_player_gone_for_the_grace_period_is_stood_in_for_unless_back(celery_worker):
     ana, ion = make_user("ana"), make_user("ion")
     table = table_services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
-    table_services.seat_take(table_id=table.pk, user=ion)
+    table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     match = Match.objects.get(table=table)
     game = get_game("classic")
     mover = game.to_act(game.state_from_json(match.state))
@@ -158,7 +158,7 @@ def test_a_player_gone_for_the_grace_period_is_stood_in_for_unless_back(celery_w
 def test_a_match_whose_every_player_is_away_is_abandoned(celery_worker):
     ana, ion = make_user("ana"), make_user("ion")
     table = table_services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
-    table_services.seat_take(table_id=table.pk, user=ion)
+    table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     match = Match.objects.get(table=table)
     assert not services.match_abandon_if_deserted(match_id=match.pk), "people are still playing"
     long_ago = timezone.now() - timedelta(minutes=11)

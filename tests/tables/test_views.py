@@ -157,7 +157,7 @@ def test_invitation_link_seats_the_visitor_after_login(client, ana, ion):
 
 def test_invitation_to_a_full_table_explains_and_returns_to_the_lobby(client, ana, ion):
     table = services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
-    services.seat_take(table_id=table.pk, user=ion)
+    services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     client.force_login(make_user("eva"))
     response = client.get(reverse("tables:invitation", args=[table.invite_token]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("tables:lobby")
