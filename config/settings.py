@@ -7,6 +7,7 @@ Celery broker with separate worker processes.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -53,6 +54,7 @@ INSTALLED_APPS = [
     "gameplay",
     "bots",
     "history",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -67,6 +69,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -146,9 +149,31 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_ATTEMPTS_LIMIT = int(os.environ.get("LOGIN_ATTEMPTS_LIMIT", "5"))
+LOGIN_ATTEMPTS_LIMIT = int(os.environ.get("LOGIN_ATTEMPTS_LIMIT", "10"))
 LOGIN_ATTEMPTS_WINDOW = int(os.environ.get("LOGIN_ATTEMPTS_WINDOW", "900"))
-"""At most LOGIN_ATTEMPTS_LIMIT failed logins per account and address per window (seconds)."""
+"""Logins stop for LOGIN_ATTEMPTS_WINDOW seconds after LOGIN_ATTEMPTS_LIMIT failures from one address
+(whatever the accounts) or on one account (whatever the addresses)."""
+CLIENT_ADDRESS_HEADER = (
+    "HTTP_" + os.environ["CLIENT_ADDRESS_HEADER"].upper().replace("-", "_")
+    if os.environ.get("CLIENT_ADDRESS_HEADER")
+    else ""
+)
+"""Behind a proxy: the header it puts the browser's address in (e.g. X-Forwarded-For); else REMOTE_ADDR."""
+
+# django-axes counts failed logins in the database; admins see and lift lockouts in the admin.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = LOGIN_ATTEMPTS_LIMIT
+AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_ATTEMPTS_WINDOW)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+# A success must not wipe an address's failures: one could then guess at others' accounts between
+# logins to one's own.
+AXES_RESET_ON_SUCCESS = False
+AXES_CLIENT_IP_CALLABLE = "accounts.services.client_address"
+AXES_USERNAME_CALLABLE = "accounts.services.login_username"
+AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"
 
 _MAIL_BACKEND = os.environ.get("MAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 MAILERS = {
