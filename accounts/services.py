@@ -23,9 +23,10 @@ def client_address(request: HttpRequest) -> str:
 
 
 def login_username(request: HttpRequest, credentials: dict | None) -> str:
-    """The account a login tries, whatever its case: usernames are unique regardless of case."""
+    """The account a login tries, whatever its case (usernames are unique regardless of case), cut to
+    the longest a username can be."""
     username = (credentials or {}).get("username") or request.POST.get("username", "")
-    return username.casefold()
+    return username.casefold()[: User._meta.get_field("username").max_length]
 
 
 def email_send_on_commit(*, subject: str, body: str, to: list[str], html: str | None = None) -> None:
