@@ -167,10 +167,12 @@ def test_odd_cookies_never_answer_5xx(visitors, cookie):
         assert_no_server_error(visitors, "/accounts/login/", {"username": "fuzzy", "password": "x"})
 
 
-def test_a_nul_in_the_path_query_or_cookies_is_a_bad_request(client, db):
+def test_a_nul_in_the_path_query_cookies_or_headers_is_a_bad_request(client, db):
     assert client.get("/players/%00/").status_code == 400
     assert client.get("/tables/join/%00/").status_code == 400
     assert client.get("/tables/", {"game": "\x00"}).status_code == 400
+    login = {"username": "nobody", "password": "x"}
+    assert client.post("/accounts/login/", login, HTTP_USER_AGENT="a\x00b").status_code == 400
     client.cookies["sessionid"] = "abcdefgh\x00ijkl"
     assert client.get("/").status_code == 400
 
