@@ -14,7 +14,8 @@ PRODUCTION = {
     "CSRF_TRUSTED_ORIGINS": "https://septica.example",
     "MAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
 }
-SECURITY_VARIABLES = (
+NOT_FROM_PRODUCTION = (
+    "DJANGO_ALLOW_ASYNC_UNSAFE",  # the browser tests set it for themselves
     "SECURE_SSL_REDIRECT",
     "SECURE_HSTS_SECONDS",
     "SECURE_HSTS_INCLUDE_SUBDOMAINS",
@@ -25,7 +26,7 @@ SECURITY_VARIABLES = (
 
 
 def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    clean = {key: value for key, value in os.environ.items() if key not in SECURITY_VARIABLES}
+    clean = {key: value for key, value in os.environ.items() if key not in NOT_FROM_PRODUCTION}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
