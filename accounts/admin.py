@@ -16,6 +16,23 @@ class UserAdmin(DjangoUserAdmin):
     search_fields = ("username", "email", "first_name", "last_name")
     ordering = ("-date_joined",)
     actions = ("deactivate", "reactivate")
+    PRIVILEGE_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+
+    def get_fieldsets(self, request, obj=None):
+        """Only a superuser sees, and so can post, the fields that grant privileges."""
+        fieldsets = super().get_fieldsets(request, obj)
+        if request.user.is_superuser:
+            return fieldsets
+        return [
+            (name, {**options, "fields": [f for f in options["fields"] if f not in self.PRIVILEGE_FIELDS]})
+            for name, options in fieldsets
+        ]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        """A moderator changes players' accounts, never a staff member's (their password least of all)."""
+        if obj is not None and (obj.is_staff or obj.is_superuser) and not request.user.is_superuser:
+            return False
+        return super().has_change_permission(request, obj)
 
     @admin.action(description=_("Deactivate (ban) the selected users"), permissions=["change"])
     def deactivate(self, request, queryset):
@@ -26,6 +43,8 @@ class UserAdmin(DjangoUserAdmin):
         self._set_active(request, queryset, active=True)
 
     def _set_active(self, request, queryset, *, active: bool) -> None:
+        if not request.user.is_superuser:
+            queryset = queryset.filter(is_staff=False, is_superuser=False)
         users = list(queryset.exclude(pk=request.user.pk).exclude(is_active=active))
         for user in users:
             services.user_set_active(user=user, active=active)

@@ -1,15 +1,10 @@
 from django import forms
-from django.conf import settings
 from django.contrib.auth import forms as auth_forms
 from django.template import loader
 from django.utils.translation import gettext_lazy as _
 
 from . import services
 from .models import User
-
-
-def client_address(request) -> str:
-    return request.META.get("REMOTE_ADDR", "") if request else ""
 
 
 class RegistrationForm(auth_forms.UserCreationForm):
@@ -35,35 +30,6 @@ class RegistrationForm(auth_forms.UserCreationForm):
                 code="email_taken",
             )
         return email
-
-
-class RateLimitedAuthenticationForm(auth_forms.AuthenticationForm):
-    """Refuses to even check the password after too many failures for this account and address."""
-
-    error_messages = {
-        **auth_forms.AuthenticationForm.error_messages,
-        "too_many_attempts": _(
-            "Too many failed attempts. Please wait %(minutes)d minutes and try again, or reset your password."
-        ),
-    }
-
-    def clean(self):
-        username = self.cleaned_data.get("username") or ""
-        address = client_address(self.request)
-        if username and services.login_attempts_exceeded(username=username, address=address):
-            raise forms.ValidationError(
-                self.error_messages["too_many_attempts"],
-                code="too_many_attempts",
-                params={"minutes": max(1, settings.LOGIN_ATTEMPTS_WINDOW // 60)},
-            )
-        try:
-            cleaned = super().clean()
-        except forms.ValidationError:
-            if username:
-                services.login_failure_record(username=username, address=address)
-            raise
-        services.login_failures_clear(username=username, address=address)
-        return cleaned
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):

@@ -1,33 +1,32 @@
-"""Account writes and the login rate limit."""
+"""Account writes, and how the login limit (django-axes) names the client and the account."""
+
+import ipaddress
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
+from django.http import HttpRequest
 
 from .models import User
 from .tasks import send_email
 
 
-def _attempts_key(*, username: str, address: str) -> str:
-    return f"login-failures:{username.casefold()}:{address}"
+def client_address(request: HttpRequest) -> str:
+    """The browser's address, as the login limit counts it. Behind a proxy, the last address in
+    ``CLIENT_ADDRESS_HEADER`` (the one the proxy itself added; earlier ones the client may forge)."""
+    if settings.CLIENT_ADDRESS_HEADER:
+        forwarded = request.META.get(settings.CLIENT_ADDRESS_HEADER, "").split(",")
+        try:
+            return str(ipaddress.ip_address(forwarded[-1].strip()))
+        except ValueError:
+            pass  # no proxy in front after all: fall back on the connection's address
+    return request.META.get("REMOTE_ADDR", "")
 
 
-def login_attempts_exceeded(*, username: str, address: str) -> bool:
-    """True once this account has failed too often from this address within the window."""
-    return cache.get(_attempts_key(username=username, address=address), 0) >= settings.LOGIN_ATTEMPTS_LIMIT
-
-
-def login_failure_record(*, username: str, address: str) -> None:
-    key = _attempts_key(username=username, address=address)
-    cache.add(key, 0, timeout=settings.LOGIN_ATTEMPTS_WINDOW)
-    try:
-        cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=settings.LOGIN_ATTEMPTS_WINDOW)
-
-
-def login_failures_clear(*, username: str, address: str) -> None:
-    cache.delete(_attempts_key(username=username, address=address))
+def login_username(request: HttpRequest, credentials: dict | None) -> str:
+    """The account a login tries, whatever its case (usernames are unique regardless of case), cut to
+    the longest a username can be."""
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    return username.casefold()[: User._meta.get_field("username").max_length]
 
 
 def email_send_on_commit(*, subject: str, body: str, to: list[str], html: str | None = None) -> None:

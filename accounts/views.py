@@ -1,7 +1,9 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -9,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from . import services
-from .forms import PasswordResetForm, ProfileForm, RateLimitedAuthenticationForm, RegistrationForm
+from .forms import PasswordResetForm, ProfileForm, RegistrationForm
 
 
 @require_http_methods(["GET", "POST"])
@@ -38,8 +40,16 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
-    authentication_form = RateLimitedAuthenticationForm
     redirect_authenticated_user = True
+
+
+def login_locked_out(request: HttpRequest, *_args) -> HttpResponse:
+    """What a login refused by the limit gets (django-axes calls this): the login page, saying why."""
+    lockout = _(
+        "Too many failed attempts. Please wait %(minutes)d minutes and try again, or reset your password."
+    ) % {"minutes": max(1, settings.LOGIN_ATTEMPTS_WINDOW // 60)}
+    context = {"form": AuthenticationForm(request), "lockout": lockout}
+    return render(request, "accounts/login.html", context, status=429)
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):

@@ -7,6 +7,7 @@ Celery broker with separate worker processes.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -54,10 +55,12 @@ INSTALLED_APPS = [
     "gameplay",
     "bots",
     "history",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.RejectNulMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -67,6 +70,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -160,9 +164,31 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_ATTEMPTS_LIMIT = int(os.environ.get("LOGIN_ATTEMPTS_LIMIT", "5"))
+LOGIN_ATTEMPTS_LIMIT = int(os.environ.get("LOGIN_ATTEMPTS_LIMIT", "10"))
 LOGIN_ATTEMPTS_WINDOW = int(os.environ.get("LOGIN_ATTEMPTS_WINDOW", "900"))
-"""At most LOGIN_ATTEMPTS_LIMIT failed logins per account and address per window (seconds)."""
+"""Logins stop for LOGIN_ATTEMPTS_WINDOW seconds after LOGIN_ATTEMPTS_LIMIT failures from one address
+(whatever the accounts) or on one account (whatever the addresses)."""
+CLIENT_ADDRESS_HEADER = (
+    "HTTP_" + os.environ["CLIENT_ADDRESS_HEADER"].upper().replace("-", "_")
+    if os.environ.get("CLIENT_ADDRESS_HEADER")
+    else ""
+)
+"""Behind a proxy: the header it puts the browser's address in (e.g. X-Forwarded-For); else REMOTE_ADDR."""
+
+# django-axes counts failed logins in the database; admins see and lift lockouts in the admin.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = LOGIN_ATTEMPTS_LIMIT
+AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_ATTEMPTS_WINDOW)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+# A success must not wipe an address's failures: one could then guess at others' accounts between
+# logins to one's own.
+AXES_RESET_ON_SUCCESS = False
+AXES_CLIENT_IP_CALLABLE = "accounts.services.client_address"
+AXES_USERNAME_CALLABLE = "accounts.services.login_username"
+AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"
 
 _MAIL_BACKEND = os.environ.get("MAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 MAILERS = {
@@ -208,6 +234,26 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+"""Production answers plain http with a redirect to https; local runs (DEBUG) stay on http."""
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+
+
+def env_header_value(name: str) -> tuple[str, str] | None:
+    """``X-Forwarded-Proto,https`` as Django wants it: ``("HTTP_X_FORWARDED_PROTO", "https")``."""
+    value = os.environ.get(name, "")
+    if not value:
+        return None
+    header, _comma, expected = value.partition(",")
+    if not header.strip() or not expected.strip():
+        raise RuntimeError(f"Set {name} as HEADER,VALUE, e.g. X-Forwarded-Proto,https.")
+    return "HTTP_" + header.strip().upper().replace("-", "_"), expected.strip()
+
+
+SECURE_PROXY_SSL_HEADER = env_header_value("SECURE_PROXY_SSL_HEADER")
+"""Behind a proxy that ends TLS: the header (and its value) that says the browser used https."""
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

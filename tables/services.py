@@ -14,6 +14,7 @@ matches or game rules: gameplay creates tables (it checks the options) and, when
 (``signals.table_filled``), deals.
 """
 
+import secrets
 from collections.abc import Callable, Iterable
 
 from django.db import transaction
@@ -98,10 +99,21 @@ def table_start_if_full(table: Table) -> bool:
     return True
 
 
-def _seat_take(table: Table, user, position: int | None) -> Seat:
+def _invited(table: Table, user, token: str | None) -> bool:
+    """At a private table: its host, a player a seat is kept for (a rematch), or whoever holds the link."""
+    return (
+        table.host_id == user.pk
+        or table.seats.filter(reserved_for=user).exists()
+        or (token is not None and secrets.compare_digest(token.encode(), table.invite_token.encode()))
+    )
+
+
+def _seat_take(table: Table, user, position: int | None, token: str | None) -> Seat:
     _require_open(table)
     if table.seats.filter(user=user).exists():
         raise TableError(_("You already sit at this table."))
+    if table.is_private and not _invited(table, user, token):
+        raise TableError(_("This table is private: ask its host for the invitation link."))
     if position is None:
         seat = (
             table.seats.select_for_update().filter(user__isnull=True, bot_level="", reserved_for=user).first()
@@ -127,9 +139,10 @@ def _seat_take(table: Table, user, position: int | None) -> Seat:
 
 
 @transaction.atomic(durable=True)
-def seat_take(*, table_id: int, user, position: int | None = None) -> Seat:
-    """Sit ``user`` in ``position`` (or the first seat free for them)."""
-    return _seat_take(table_lock(table_id), user, position)
+def seat_take(*, table_id: int, user, position: int | None = None, token: str | None = None) -> Seat:
+    """Sit ``user`` in ``position`` (or the first seat free for them). A private table seats only
+    those it invites (see ``_invited``); ``token`` is its invitation link's."""
+    return _seat_take(table_lock(table_id), user, position, token)
 
 
 @transaction.atomic(durable=True)
@@ -212,7 +225,7 @@ def invitation_accept(*, token: str, user) -> Table:
         raise TableError(_("This invitation link is not valid."))
     table = table_lock(table_id)
     if not table.seats.filter(user=user).exists():
-        _seat_take(table, user, None)
+        _seat_take(table, user, None, token)
     return table
 
 
@@ -253,7 +266,7 @@ def table_new_rematch(table: Table, *, by) -> Table:
 def table_join_rematch(rematch: Table, *, user) -> None:
     """``user`` takes the seat kept for them at a rematch still waiting. Inside the caller's transaction."""
     if rematch.status == Table.Status.WAITING and not rematch.seats.filter(user=user).exists():
-        _seat_take(rematch, user, None)
+        _seat_take(rematch, user, None, None)
 
 
 def table_mark_finished(table_id: int, *, at) -> None:

@@ -71,7 +71,7 @@ def test_a_table_of_bots_plays_a_whole_match_by_itself(celery_worker, game, leve
 def test_a_quiet_player_is_stood_in_for_and_gets_the_seat_back(celery_worker):
     ana, ion = make_user("ana"), make_user("ion")
     table = services.table_create(host=ana, game="classic", options={}, turn_clock=20, is_private=False)
-    table_services.seat_take(table_id=table.pk, user=ion)
+    table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     match = Match.objects.get(table=table)
     game = get_game("classic")
     quiet = game.to_act(game.state_from_json(match.state))
@@ -93,7 +93,7 @@ def test_a_clock_task_for_a_turn_already_played_does_nothing(celery_worker):
     table = services.table_create(
         host=ana, game="americana", options={"players": 2}, turn_clock=20, is_private=False
     )
-    table_services.seat_take(table_id=table.pk, user=ion)
+    table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     match = Match.objects.get(table=table)
     game = get_game("americana")
     mover = game.to_act(game.state_from_json(match.state))
@@ -141,7 +141,7 @@ def test_a_player_gone_for_the_grace_period_is_stood_in_for_unless_back(celery_w
     settings.GONE_GRACE_SECONDS = 0.5
     ana, ion = make_user("ana"), make_user("ion")
     table = services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
-    table_services.seat_take(table_id=table.pk, user=ion)
+    table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     match = Match.objects.get(table=table)
     game = get_game("classic")
     mover = game.to_act(game.state_from_json(match.state))
@@ -166,7 +166,7 @@ def test_the_grace_counts_from_the_last_disconnect(settings):
     settings.GONE_GRACE_SECONDS = 1.0
     ana, ion = make_user("ana"), make_user("ion")
     table = services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
-    table_services.seat_take(table_id=table.pk, user=ion)
+    table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     match = Match.objects.get(table=table)
     game = get_game("classic")
     mover = game.to_act(game.state_from_json(match.state))
@@ -188,7 +188,7 @@ def test_the_grace_counts_from_the_last_disconnect(settings):
 def test_a_match_whose_every_player_is_away_is_abandoned_by_the_sweep(celery_worker):
     ana, ion = make_user("ana"), make_user("ion")
     table = services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
-    table_services.seat_take(table_id=table.pk, user=ion)
+    table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     match = Match.objects.get(table=table)
     assert not services.match_abandon_if_deserted(match_id=match.pk), "people are still playing"
     long_ago = timezone.now() - timedelta(minutes=11)

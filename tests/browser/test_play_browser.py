@@ -21,7 +21,7 @@ def seated_pair(game: str, options: dict):
     table = gameplay_services.table_create(
         host=users[0], game=game, options={"players": 2, **options}, turn_clock=0, is_private=True
     )
-    table_services.seat_take(table_id=table.pk, user=users[1])
+    table_services.seat_take(table_id=table.pk, user=users[1], token=table.invite_token)
     return table, users
 
 

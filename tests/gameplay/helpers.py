@@ -20,7 +20,7 @@ def human_match(
         is_private=clock == 0,
     )
     for user in users[1:]:
-        table_services.seat_take(table_id=table.pk, user=user)
+        table_services.seat_take(table_id=table.pk, user=user, token=table.invite_token)
     return Match.objects.get(table=table), users
 
 

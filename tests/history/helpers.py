@@ -16,7 +16,7 @@ def seated_match(game: str, people: list, options: dict, *, private: bool = Fals
         host=people[0], game=game, options=options, turn_clock=0 if private else 45, is_private=private
     )
     for person in people[1:]:
-        table_services.seat_take(table_id=table.pk, user=person)
+        table_services.seat_take(table_id=table.pk, user=person, token=table.invite_token)
     for position in range(len(people), players):
         table_services.bot_add(table_id=table.pk, by=people[0], position=position, level="easy")
     return Match.objects.get(table=table)

@@ -170,7 +170,7 @@ def test_invitation_to_a_full_table_explains_and_returns_to_the_lobby(client, an
     table = gameplay_services.table_create(
         host=ana, game="classic", options={}, turn_clock=0, is_private=True
     )
-    services.seat_take(table_id=table.pk, user=ion)
+    services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     client.force_login(make_user("eva"))
     response = client.get(reverse("tables:invitation", args=[table.invite_token]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("tables:lobby")

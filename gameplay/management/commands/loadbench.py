@@ -51,7 +51,7 @@ def make_tables(count: int, game: str) -> list[tuple[int, list[str]]]:
             host=people[0], game=game, options={"players": 4}, turn_clock=0, is_private=True
         )
         for person in people[1:]:
-            table_services.seat_take(table_id=table.pk, user=person)
+            table_services.seat_take(table_id=table.pk, user=person, token=table.invite_token)
         tables.append((table.pk, [session_cookie(person) for person in people]))
     return tables
 
