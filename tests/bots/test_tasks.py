@@ -144,13 +144,13 @@ def test_a_player_gone_for_the_grace_period_is_stood_in_for_unless_back(celery_w
     match = Match.objects.get(table=table)
     game = get_game("classic")
     mover = game.to_act(game.state_from_json(match.state))
-    presence.arrive(table.pk, mover)  # the player reconnected within the grace period
+    presence.arrive(table.pk, mover, "a-tab")  # the player reconnected within the grace period
     try:
         take_over_if_quiet.delay(match.pk, mover, match.version, "gone")
         time.sleep(1.0)
         assert not Seat.objects.get(table=table, position=mover).is_taken_over
     finally:
-        presence.leave(table.pk, mover)
+        presence.leave(table.pk, mover, "a-tab")
     take_over_if_quiet.delay(match.pk, mover, match.version, "gone")
     assert wait_until(lambda: Seat.objects.get(table=table, position=mover).is_taken_over)
 
