@@ -232,9 +232,10 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
         while True:
             await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
             try:
-                await self.channel_layer.group_add(self.group, self.channel_name)
-                if self.present:
-                    await off_thread(presence.refresh)(self.table_id, self.seat, self.channel_name)
+                async with asyncio.timeout(settings.PRESENCE_HEARTBEAT_SECONDS):
+                    await self.channel_layer.group_add(self.group, self.channel_name)
+                    if self.present:
+                        await off_thread(presence.refresh)(self.table_id, self.seat, self.channel_name)
             except Exception:
                 # Deaf to the table's news: close, and the page reconnects when Redis is back.
                 logger.warning("Table %s: the heartbeat failed.", self.table_id, exc_info=True)

@@ -23,7 +23,8 @@ import time
 from typing import Protocol
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
 
 KEEP_SECONDS = 6 * 3600
@@ -95,8 +96,11 @@ class CacheStore:
 
     lock = threading.Lock()
 
+    def __init__(self, backend: BaseCache) -> None:
+        self.backend = backend
+
     def _record(self, key: str) -> dict:
-        return cache.get(key) or {"seen": {}, "left": None}
+        return self.backend.get(key) or {"seen": {}, "left": None}
 
     def _live(self, record: dict, now: float) -> dict[str, float]:
         return {name: seen for name, seen in record["seen"].items() if seen >= now - ttl()}
@@ -105,7 +109,7 @@ class CacheStore:
         with self.lock:
             record = self._record(key)
             record["seen"] = {**self._live(record, now), connection: now}
-            cache.set(key, record, timeout=KEEP_SECONDS)
+            self.backend.set(key, record, timeout=KEEP_SECONDS)
 
     def remove(self, key: str, connection: str, now: float) -> int:
         with self.lock:
@@ -113,7 +117,7 @@ class CacheStore:
             record["seen"] = self._live(record, now)
             record["seen"].pop(connection, None)
             record["left"] = now
-            cache.set(key, record, timeout=KEEP_SECONDS)
+            self.backend.set(key, record, timeout=KEEP_SECONDS)
             return len(record["seen"])
 
     def live(self, key: str, now: float) -> int:
@@ -126,11 +130,13 @@ class CacheStore:
 
 
 def _store() -> Store:
-    return RedisStore(cache) if isinstance(cache, RedisCache) else CacheStore()
+    backend = caches["default"]
+    return RedisStore(backend) if isinstance(backend, RedisCache) else CacheStore(backend)
 
 
 def _key(table_id: int, seat: int) -> str:
-    return f"presence:{table_id}:{seat}"
+    # Not "presence:…": that name held the old counters (strings), which may outlive an upgrade.
+    return f"seat-connections:{table_id}:{seat}"
 
 
 def arrive(table_id: int, seat: int, connection: str) -> None:
