@@ -3,11 +3,15 @@
 // dimmed; when the network comes back or the tab is shown again the socket reopens at once, not at
 // the end of a backoff that may have grown to a minute. A move made without a connection is
 // refused at once, aloud, and its card put back, rather than queued and sent later against a table
-// that has moved on.
+// that has moved on; a move the server does not answer is said to be in doubt, and the socket
+// that swallowed it replaced.
 (() => {
   "use strict";
 
   const BACK_SHOWN_MS = 2500;
+  /** Every move is answered (the new table, or why not); a socket that stays silent longer after
+   * one is dead without knowing it, as on a phone whose network is cut but still "online". */
+  const ANSWER_WITHIN_MS = 5000;
 
   const table = () => document.querySelector(".play");
   const banner = () => document.getElementById("connection");
@@ -70,21 +74,40 @@
     if (leaving || document.hidden) return;
     show(navigator.onLine ? "reconnecting" : "offline");
   });
+  /** Put a notice on the table (a fresh element, so it shows and fades anew). */
+  function tell(words) {
+    const notice = document.getElementById("notice");
+    if (!notice) return;
+    const fresh = notice.cloneNode(false);
+    fresh.textContent = words ?? "";
+    notice.replaceWith(fresh);
+  }
+
+  let answerTimer = null;
+  /** Whether a move went unanswered: said once the table is back, over the table as it stands. */
+  let inDoubt = false;
+  document.addEventListener("htmx:ws:after:message:outgoing", () => {
+    clearTimeout(answerTimer);
+    answerTimer = setTimeout(() => {
+      inDoubt = true;
+      show("reconnecting");
+      document.dispatchEvent(new CustomEvent("table:unsent"));
+      reconnectNow();
+    }, ANSWER_WITHIN_MS);
+  });
+
   document.addEventListener("htmx:ws:after:message:incoming", () => {
+    clearTimeout(answerTimer);
     if (troubled) show("back");
+    if (inDoubt) tell(banner()?.dataset.unanswered);
+    inDoubt = false;
   });
 
   document.addEventListener("htmx:ws:before:message:outgoing", (event) => {
     if (event.detail.connection.socket?.readyState === WebSocket.OPEN && navigator.onLine) return;
     event.detail.cancelled = true;
     if (!troubled) show(navigator.onLine ? "reconnecting" : "offline");
-    // A fresh notice, so it shows (and fades) anew even if the last one had faded.
-    const notice = document.getElementById("notice");
-    if (notice) {
-      const unsent = notice.cloneNode(false);
-      unsent.textContent = banner()?.dataset.unsent ?? "";
-      notice.replaceWith(unsent);
-    }
+    tell(banner()?.dataset.unsent);
     document.dispatchEvent(new CustomEvent("table:unsent"));
   });
 })();

@@ -1,6 +1,7 @@
 """A flaky phone network at the table, in a real Chromium: the browser goes offline and its
 websocket is really lost. The page says so (and says when it is back), reconnects the moment the
-network returns, catches up with what happened meanwhile, and refuses aloud a move made offline."""
+network returns, catches up with what happened meanwhile, and refuses aloud a move made offline;
+a move a dead socket swallows is said to be in doubt, and the socket replaced."""
 
 import re
 
@@ -21,12 +22,14 @@ WORDS = {
         "unsent": "No connection: your move was not sent. Try again once the table is back.",
         "back": "Connected again.",
         "stood_in": "The bot for ",
+        "unanswered": "No answer from the table: your move may not have arrived.",
     },
     "ro-RO": {
         "offline": "Fără conexiune. Masa se actualizează imediat ce revii online.",
         "unsent": "Fără conexiune: mutarea nu a fost trimisă. Încearcă din nou după ce revine masa.",
         "back": "Conexiunea a revenit.",
         "stood_in": "Botul pentru ",
+        "unanswered": "Masa nu a răspuns: se poate ca mutarea ta să nu fi ajuns.",
     },
 }
 CONTRAST = """button => {
@@ -43,36 +46,44 @@ CONTRAST = """button => {
 }"""
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("locale", ["ro-RO", "en-GB"])
-def test_a_lost_connection_is_shown_caught_up_at_once_and_an_offline_move_refused_aloud(
-    browser: Browser, live_server_url: str, locale: str
-):
-    words = WORDS[locale]
+def ana_at_the_table(browser: Browser, base: str, locale: str):
+    """Ana, to play first, at a two-player Americana table on a phone whose network the test
+    controls: (match, ana, page, her websockets as routed, {"up": whether the network carries them,
+    "swallow": whether what she sends is lost on the way while her socket stays open})."""
     table, (ana, _ion) = off_loop(seated_pair, "americana", {})
     match = Match.objects.get(table=table)
     held = [*HANDS[0], *HANDS[1], TOP]
     off_loop(
         rig, match, {"dealer": 1, "hands": HANDS, "pile": [TOP], "stock": rest_of_deck(AMERICANA_RANKS, held)}
     )
-    context = browser.new_context(locale=locale, viewport=PHONE)
-    page = context.new_page()
+    page = browser.new_context(locale=locale, viewport=PHONE).new_page()
     sockets: list[WebSocketRoute] = []
-    network = {"up": True}
+    network = {"up": True, "swallow": False}
 
     def through_the_network(socket: WebSocketRoute) -> None:
-        """The page's websocket, passed to the server while the network is up, lost at once when not."""
         sockets.append(socket)
-        if network["up"]:
-            socket.connect_to_server()
-        else:
+        if not network["up"]:
             socket.close(code=1013)
+            return
+        server = socket.connect_to_server()
+        socket.on_message(lambda message: None if network["swallow"] else server.send(message))
 
     page.route_web_socket(re.compile(r"/ws/tables/"), through_the_network)
-    log_in(page, live_server_url, ana.username)
-    page.goto(f"{live_server_url}/tables/{table.pk}/")
+    log_in(page, base, ana.username)
+    page.goto(f"{base}/tables/{table.pk}/")
     live(page)
     expect(page.locator(".me-line.is-to-act")).to_be_visible()
+    return match, ana, page, sockets, network
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("locale", ["ro-RO", "en-GB"])
+def test_a_lost_connection_is_shown_caught_up_at_once_and_an_offline_move_refused_aloud(
+    browser: Browser, live_server_url: str, locale: str
+):
+    words = WORDS[locale]
+    match, ana, page, sockets, network = ana_at_the_table(browser, live_server_url, locale)
+    context = page.context
     banner = page.get_by_test_id("connection")
     expect(banner).to_be_empty()
 
@@ -111,3 +122,27 @@ def test_a_lost_connection_is_shown_caught_up_at_once_and_an_offline_move_refuse
     # "I'm back" stands out on the felt (WCAG AA at least).
     assert page.get_by_test_id("back").evaluate(CONTRAST) >= 4.5
     context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_swallowed_by_a_dead_socket_is_said_to_be_in_doubt_and_the_socket_replaced(
+    browser: Browser, live_server_url: str
+):
+    """The phone says it is online and the socket open, but nothing gets through."""
+    match, _ana, page, sockets, network = ana_at_the_table(browser, live_server_url, "en-GB")
+    network["swallow"] = True
+    page.locator(".hand-card:not(.is-dim)").first.click()
+    page.locator(".play-button").click()
+    expect(page.locator("#notice")).to_contain_text(WORDS["en-GB"]["unanswered"], timeout=15_000)
+    expect(page.locator("#hand-area input[name=card]:checked")).to_have_count(0)
+    network["swallow"] = False
+    # A fresh socket, and the table as it stands: still Ana's turn, nothing played.
+    expect(page.get_by_test_id("connection")).to_have_text(WORDS["en-GB"]["back"])
+    assert len(sockets) == 2
+    expect(page.locator("input[name=version]")).to_have_value("0")
+    assert not Move.objects.filter(match=match).exists()
+    # And the next move goes through.
+    page.locator(".hand-card:not(.is-dim)").first.click()
+    page.locator(".play-button").click()
+    expect(page.locator("input[name=version]")).to_have_value("1")
+    page.context.close()
