@@ -6,6 +6,7 @@ answered with an error for this connection only, and nothing is changed.
 """
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -19,6 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from tables import selectors as table_selectors
 from tables.consumers import FORBIDDEN, FragmentRendering, room_context
@@ -187,6 +189,14 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send) -> None:
         try:
             await super().__call__(scope, receive, send)
+        except (RedisConnectionError, OSError):
+            # The channel layer went out of reach: close, so the page retries later, with a line in
+            # the log rather than a traceback for every try.
+            logger.warning(
+                "Table %s: the channel layer is out of reach.", scope["url_route"]["kwargs"]["table_id"]
+            )
+            with contextlib.suppress(Exception):
+                await self.close(code=TRY_AGAIN_LATER)
         finally:
             await self.clean_up()
 
@@ -200,7 +210,7 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         except Exception:
             # Redis is out of reach: turn the socket away (nothing to clean up); the page retries.
-            logger.warning("Table %s: the channel layer is out of reach.", self.table_id, exc_info=True)
+            logger.warning("Table %s: the channel layer is out of reach.", self.table_id)
             await self.close(code=TRY_AGAIN_LATER)
             return
         self.group = table_group(self.table_id)

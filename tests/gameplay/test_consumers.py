@@ -14,12 +14,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gameplay import presence, services
-from gameplay.consumers import Frame, parse_frame
+from gameplay.consumers import TRY_AGAIN_LATER, Frame, parse_frame
 from gameplay.engine import get_game
 from gameplay.events import table_group
 from gameplay.models import Match, Move
 from gameplay.reasons import card_name
 from tables.models import Table
+from tests.channels import communicator as table_communicator
 from tests.channels import open_socket as open_table_socket
 from tests.factories import make_user
 from tests.gameplay.helpers import human_match
@@ -301,3 +302,16 @@ async def test_the_heartbeat_keeps_the_seat_present_and_rejoins_a_forgotten_grou
     assert 'name="version" value="1"' in await spectator.receive_from(timeout=5)
     await waiting.disconnect()
     await spectator.disconnect()
+
+
+async def test_without_its_channel_layer_a_table_socket_is_closed_for_a_retry_not_crashed(settings, caplog):
+    match, users = await sync_to_async(human_match)("americana", 2)
+    nowhere = {"hosts": ["redis://127.0.0.1:1/0"]}  # nothing listens there: Redis is down
+    backend = "channels_redis.core.RedisChannelLayer"
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": backend, "CONFIG": nowhere}}
+    socket = await table_communicator(f"/ws/tables/{match.table_id}/", users[0])
+    assert await socket.connect(timeout=10) == (False, TRY_AGAIN_LATER)  # the page reconnects after 1013
+    await socket.wait(timeout=10)  # the consumer ended without an error
+    assert await sync_to_async(presence.connections)(match.table_id, 0) == 0
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
+    assert any("out of reach" in record.getMessage() for record in caplog.records)
