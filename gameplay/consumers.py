@@ -254,9 +254,12 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
 
     async def clean_up(self) -> None:
         """Undo what ``connect`` did, once, each step whatever became of the others."""
-        if self.heartbeat is not None and self.heartbeat is not asyncio.current_task():
-            self.heartbeat.cancel()
-        self.heartbeat = None
+        heartbeat, self.heartbeat = self.heartbeat, None
+        if heartbeat is not None:
+            heartbeat.cancel()
+            # Waits for a refresh already under way, so it cannot mark the seat present after it left.
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await heartbeat
         if self.group:
             group, self.group = self.group, ""
             try:
