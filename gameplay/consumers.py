@@ -346,7 +346,7 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
     def _refusal(self, text_data: str | None) -> services.ActionRefused | None:
         """The frame's move made, or why not (read in this connection's language by ``explain``)."""
         frame = parse_frame(text_data)
-        if isinstance(frame, services.ActionRefused):
+        if isinstance(frame, services.ActionRefused) and frame.template == UNREADABLE:
             return frame
         user = self.scope["user"]
         shared = SHARED_TABLES.latest(self.table_id)
@@ -360,6 +360,8 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             )
         if shared.snapshot is None:
             return services.ActionRefused(gettext_noop("The match has not started yet."))
+        if isinstance(frame, services.ActionRefused):  # a move no game has: said after who may move, and when
+            return frame
         match_id = shared.snapshot.match.pk
         if frame.action is None:
             services.seat_reclaim(match_id=match_id, seat=seat.position)
