@@ -268,3 +268,9 @@ LOGGING = {
 
 SERVE_STATIC = env_bool("SERVE_STATIC", True)
 """Daphne serves /static/ itself unless a front proxy or CDN does (set SERVE_STATIC=0)."""
+
+# --- Presence (who has a table open) ----------------------------------------------
+PRESENCE_TTL_SECONDS = float(os.environ.get("PRESENCE_TTL_SECONDS", "30"))
+"""A connection not heard of for this long no longer counts as at the table (its server died)."""
+PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
+"""How often an open table connection says it is still there (and rejoins its table's group)."""

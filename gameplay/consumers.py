@@ -5,7 +5,11 @@ logged-in user sits in, never something the frame says; anything malformed is
 answered with an error for this connection only, and nothing is changed.
 """
 
+import asyncio
+import contextlib
 import json
+import logging
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -13,8 +17,10 @@ from functools import partial
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from tables import selectors as table_selectors
 from tables.consumers import room_context
@@ -25,7 +31,11 @@ from tables.models import Table
 from . import presence, selectors, services
 from .models import Move
 
+logger = logging.getLogger(__name__)
+
 MAX_FRAME = 4096
+TRY_AGAIN_LATER = 1013
+"""A close code the page's websocket reconnects after."""
 ACTION_TYPES = {"play", "draw", "take", "sit_out", "end"}
 PLAY_FRAGMENTS = ("topbar", "opponents", "center", "hand", "log", "outcome", "notice")
 
@@ -103,20 +113,64 @@ class SharedTables:
 SHARED_TABLES = SharedTables()
 
 
-def action_from_frame(frame: dict) -> dict:
-    """The engine action a form message asks for; ``ValueError`` when it asks for none."""
-    kind = frame.get("type") or ("play" if frame.get("suit") else None)
+UNREADABLE = gettext_noop("That message could not be read.")
+NOT_A_MOVE = gettext_noop("That is not a move of this game.")
+VERSION_TEXT = re.compile(r"[0-9]{1,12}")
+CARD_TEXT = re.compile(r"[0-9A-Z]{2,3}")
+SUITS = {"S", "H", "D", "C"}
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame read and checked whole: the version it was made against and what it asks for
+    (``action`` is None for "I'm back")."""
+
+    version: int
+    action: dict | None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number a frame may hold")
+
+
+def parse_frame(text_data: str | None) -> Frame | services.ActionRefused:
+    """The frame a client sent, checked in every part before anything uses it, or why it is refused.
+
+    Frames are htmx's form messages: every value a string (a version may also come as a JSON
+    integer). Anything else (NaN, infinities, floats, booleans, lists or objects where a word
+    belongs, nesting too deep to read) is refused, never passed on.
+    """
+    if not isinstance(text_data, str) or len(text_data) > MAX_FRAME:
+        return services.ActionRefused(UNREADABLE)
+    try:
+        frame = json.loads(text_data, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return services.ActionRefused(UNREADABLE)
+    if not isinstance(frame, dict):
+        return services.ActionRefused(UNREADABLE)
+    version = frame.get("version")
+    if type(version) is str and VERSION_TEXT.fullmatch(version):
+        version = int(version)
+    elif type(version) is not int or not 0 <= version < 10**12:
+        return services.ActionRefused(UNREADABLE)
+    kind, card, suit = frame.get("type"), frame.get("card"), frame.get("suit")
+    if not all(value is None or type(value) is str for value in (kind, card, suit)):
+        return services.ActionRefused(NOT_A_MOVE)
+    kind = kind or ("play" if suit else None)
+    if kind == "back":
+        return Frame(version=version, action=None)
     if kind not in ACTION_TYPES:
-        raise ValueError("unknown action")
+        return services.ActionRefused(NOT_A_MOVE)
     if kind != "play":
-        return {"type": kind}
-    card = frame.get("card")
-    if not isinstance(card, str) or not card:
-        raise ValueError("no card")
+        return Frame(version=version, action={"type": kind})
+    if card is None or not CARD_TEXT.fullmatch(card):
+        return services.ActionRefused(NOT_A_MOVE)
     action = {"type": "play", "card": card}
-    if card.startswith("7") and frame.get("suit"):
-        action["suit"] = frame["suit"]
-    return action
+    if card.startswith("7") and suit:
+        if suit not in SUITS:
+            return services.ActionRefused(NOT_A_MOVE)
+        action["suit"] = suit
+    return Frame(version=version, action=action)
 
 
 off_thread = partial(database_sync_to_async, thread_sensitive=False)
@@ -125,24 +179,53 @@ one table's database round trips never hold up the others' updates."""
 
 
 class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
+    """One tab's table. Whatever ends the connection (the client leaving, a crash, the server
+    shutting down), its cleanup runs: out of the table's group, and out of the seat's presence."""
+
     group = ""
     seat: int | None = None
+    present = False
+    heartbeat: asyncio.Task | None = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except (RedisConnectionError, OSError):
+            # The channel layer went out of reach: close, so the page retries later, with a line in
+            # the log rather than a traceback for every try.
+            logger.warning(
+                "Table %s: the channel layer is out of reach.", scope["url_route"]["kwargs"]["table_id"]
+            )
+            with contextlib.suppress(Exception):
+                await self.close(code=TRY_AGAIN_LATER)
+        finally:
+            await self.clean_up()
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.sent: dict[str, str] = {}
-        if not await off_thread(self.take_seat)():
+        if not await off_thread(self.may_watch)():
             await self.close(code=FORBIDDEN)
             return
+        try:
+            await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        except Exception:
+            # Redis is out of reach: turn the socket away (nothing to clean up); the page retries.
+            logger.warning("Table %s: the channel layer is out of reach.", self.table_id)
+            await self.close(code=TRY_AGAIN_LATER)
+            return
         self.group = table_group(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        if self.seat is not None:
+            await off_thread(presence.arrive)(self.table_id, self.seat, self.channel_name)
+            self.present = True
+        self.heartbeat = asyncio.create_task(self.beat())
         # Read after joining the group, so no change falls between the two: a reconnect lands on the
         # exact current state.
         await self.send_text(await off_thread(self.screen_text)(None))
 
-    def take_seat(self) -> bool:
-        """Whether this user may watch the table; notes their seat, and that they are here."""
+    def may_watch(self) -> bool:
+        """Whether this user may watch the table; notes their seat."""
         shared = SHARED_TABLES.get(self.table_id, None)
         if shared is None:
             return False
@@ -152,17 +235,48 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             return False
         if seat is not None:
             self.seat = seat.position
-            presence.arrive(self.table_id, self.seat)
         return True
 
-    async def disconnect(self, code: int) -> None:
+    async def beat(self) -> None:
+        """Every few seconds: the seat is still here (so a dead server's seats fade), and this channel
+        is still in the table's group (Redis forgets groups when it restarts)."""
+        while True:
+            await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
+            try:
+                async with asyncio.timeout(settings.PRESENCE_HEARTBEAT_SECONDS):
+                    await self.channel_layer.group_add(self.group, self.channel_name)
+                    if self.present:
+                        await off_thread(presence.refresh)(self.table_id, self.seat, self.channel_name)
+            except Exception:
+                # Deaf to the table's news: close, and the page reconnects when Redis is back.
+                logger.warning("Table %s: the heartbeat failed.", self.table_id, exc_info=True)
+                await self.close(code=TRY_AGAIN_LATER)
+                return
+
+    async def clean_up(self) -> None:
+        """Undo what ``connect`` did, once, each step whatever became of the others."""
+        heartbeat, self.heartbeat = self.heartbeat, None
+        if heartbeat is not None:
+            heartbeat.cancel()
+            # Waits for a refresh already under way, so it cannot mark the seat present after it left.
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await heartbeat
         if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.seat is not None:
-            await off_thread(self.leave_seat)()
+            group, self.group = self.group, ""
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:
+                logger.warning("Table %s: could not leave the group.", self.table_id, exc_info=True)
+        if self.present:
+            self.present = False
+            try:
+                await off_thread(self.leave_seat)()
+            except Exception:
+                # The entry fades by itself within the presence TTL.
+                logger.warning("Table %s: could not note a seat leaving.", self.table_id, exc_info=True)
 
     def leave_seat(self) -> None:
-        if presence.leave(self.table_id, self.seat) == 0:
+        if presence.leave(self.table_id, self.seat, self.channel_name) == 0:
             services.seat_connection_lost(table_id=self.table_id, seat=self.seat)
 
     async def table_changed(self, event: dict) -> None:
@@ -232,15 +346,9 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
 
     def _refusal(self, text_data: str | None) -> services.ActionRefused | None:
         """The frame's move made, or why not (read in this connection's language by ``explain``)."""
-        if text_data is None or len(text_data) > MAX_FRAME:
-            return services.ActionRefused(gettext_noop("That message could not be read."))
-        try:
-            frame = json.loads(text_data)
-            if not isinstance(frame, dict):
-                raise ValueError("not an object")
-            version = int(frame.get("version"))
-        except (ValueError, TypeError):
-            return services.ActionRefused(gettext_noop("That message could not be read."))
+        frame = parse_frame(text_data)
+        if isinstance(frame, services.ActionRefused) and frame.template == UNREADABLE:
+            return frame
         user = self.scope["user"]
         shared = SHARED_TABLES.latest(self.table_id)
         seat = table_selectors.seat_of(table=shared.table, user=user) if shared is not None else None
@@ -253,21 +361,19 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             )
         if shared.snapshot is None:
             return services.ActionRefused(gettext_noop("The match has not started yet."))
+        if isinstance(frame, services.ActionRefused):  # a move no game has: said after who may move, and when
+            return frame
         match_id = shared.snapshot.match.pk
-        if frame.get("type") == "back":
+        if frame.action is None:
             services.seat_reclaim(match_id=match_id, seat=seat.position)
             return None
-        try:
-            action = action_from_frame(frame)
-        except ValueError:
-            return services.ActionRefused(gettext_noop("That is not a move of this game."))
         try:
             services.act(
                 match_id=match_id,
                 seat=seat.position,
-                action=action,
+                action=frame.action,
                 actor=Move.Actor.PLAYER,
-                expected_version=version,
+                expected_version=frame.version,
                 reclaim=True,
                 user_id=user.pk,
             )

@@ -7,10 +7,14 @@ from .reasons import card_name as card_label
 from .reasons import suit_name as suit_label
 
 
-def describe(event: dict, names: list[str]) -> str:
-    """One line for the log, or "" for events the log does not show."""
+def describe(event: dict, names: list[str], *, stood_in: int | None = None) -> str:
+    """One line for the log, or "" for events the log does not show. What a bot did while standing
+    in for a seat (``stood_in``) is told as the bot's, never under the player's own name."""
     kind = event["type"]
-    who = names[event["seat"]] if "seat" in event and event["seat"] is not None else ""
+    seat = event.get("seat")
+    who = names[seat] if seat is not None else ""
+    if seat is not None and seat == stood_in:
+        who = _("The bot for %(name)s") % {"name": who}
     if kind == "played":
         if event.get("suit"):
             return _("%(name)s played %(card)s and named %(suit)s.") % {

@@ -1,56 +1,172 @@
-"""Who has the table open: a count of live websocket connections per seat, in the shared cache.
+"""Who has the table open: each seat's live websocket connections, shared by every server process.
 
-The count lives in the cache (Redis in production) so every server process sees the same
-number; it expires on its own so a crashed server cannot leave a seat "connected" for good.
+Every connection has its own entry stamped with the last time it was heard of: on arrival, then by
+the consumer's heartbeat (``PRESENCE_HEARTBEAT_SECONDS``). An entry not refreshed within
+``PRESENCE_TTL_SECONDS`` no longer counts, so a server that dies (``kill -9``, a lost machine)
+cannot leave a seat marked present: its connections fade within the TTL, with nothing to clean up.
+
+Where the cache is Redis (production, several processes) a seat is a sorted set, connection →
+last heard of, plus the time its last connection left: adding, refreshing, removing and counting
+the live entries are single Redis commands run in one MULTI/EXEC, so two processes never undo each
+other's update (a counter or a dict read, changed and written back through Django's cache API
+would lose one of two updates made at once). Any other cache (the embedded mode's in-process
+cache) keeps the same record as one value through Django's cache API behind a lock: that mode is
+a single process, so the lock is all the atomicity it needs.
+
+When a seat's last connection goes away (it left, or it faded because its process died) the
+seat counts as away from that moment: for a faded one, from the last time it was heard of.
 """
 
 import math
+import threading
 import time
+from typing import Protocol
 
-from django.core.cache import cache
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.redis import RedisCache
 
-PRESENCE_TTL = 6 * 3600
+KEEP_SECONDS = 6 * 3600
+"""How long a seat's record outlives its last change (a table left open, forgotten): after that
+the seat reads as never seen."""
+
+
+def ttl() -> float:
+    return float(settings.PRESENCE_TTL_SECONDS)
+
+
+class Store(Protocol):
+    def stamp(self, key: str, connection: str, now: float) -> None: ...
+    def remove(self, key: str, connection: str, now: float) -> int: ...
+    def live(self, key: str, now: float) -> int: ...
+    def last_seen(self, key: str, now: float) -> tuple[int, float | None]: ...
+
+
+class RedisStore:
+    """A seat as a sorted set (connection → last heard of) and a string (when the last one left)."""
+
+    def __init__(self, backend: RedisCache) -> None:
+        self.backend = backend
+
+    def _client(self, key: str):
+        # Django's Redis cache hands out its own connection pool's client; the key carries the
+        # cache's prefix and version like any other cache key.
+        return self.backend._cache.get_client(key, write=True)
+
+    def _keys(self, key: str) -> tuple[str, str]:
+        full = self.backend.make_and_validate_key(key)
+        return full, f"{full}:left"
+
+    def stamp(self, key: str, connection: str, now: float) -> None:
+        entries, _left = self._keys(key)
+        with self._client(entries).pipeline(transaction=True) as pipe:
+            pipe.zremrangebyscore(entries, "-inf", f"({now - ttl()}")
+            pipe.zadd(entries, {connection: now})
+            pipe.expire(entries, KEEP_SECONDS)
+            pipe.execute()
+
+    def remove(self, key: str, connection: str, now: float) -> int:
+        entries, left = self._keys(key)
+        with self._client(entries).pipeline(transaction=True) as pipe:
+            pipe.zrem(entries, connection)
+            pipe.zremrangebyscore(entries, "-inf", f"({now - ttl()}")
+            pipe.set(left, now, ex=KEEP_SECONDS)
+            pipe.zcount(entries, now - ttl(), "+inf")
+            return int(pipe.execute()[-1])
+
+    def live(self, key: str, now: float) -> int:
+        entries, _left = self._keys(key)
+        return int(self._client(entries).zcount(entries, now - ttl(), "+inf"))
+
+    def last_seen(self, key: str, now: float) -> tuple[int, float | None]:
+        entries, left = self._keys(key)
+        with self._client(entries).pipeline(transaction=True) as pipe:
+            pipe.zcount(entries, now - ttl(), "+inf")
+            pipe.zrange(entries, -1, -1, withscores=True)
+            pipe.get(left)
+            live, newest, left_at = pipe.execute()
+        times = [score for _member, score in newest] + ([float(left_at)] if left_at is not None else [])
+        return int(live), max(times) if times else None
+
+
+class CacheStore:
+    """The same record as one cache value ({"seen": {connection: time}, "left": time}), for a
+    single-process cache; the lock makes each read-change-write whole."""
+
+    lock = threading.Lock()
+
+    def __init__(self, backend: BaseCache) -> None:
+        self.backend = backend
+
+    def _record(self, key: str) -> dict:
+        return self.backend.get(key) or {"seen": {}, "left": None}
+
+    def _live(self, record: dict, now: float) -> dict[str, float]:
+        return {name: seen for name, seen in record["seen"].items() if seen >= now - ttl()}
+
+    def stamp(self, key: str, connection: str, now: float) -> None:
+        with self.lock:
+            record = self._record(key)
+            record["seen"] = {**self._live(record, now), connection: now}
+            self.backend.set(key, record, timeout=KEEP_SECONDS)
+
+    def remove(self, key: str, connection: str, now: float) -> int:
+        with self.lock:
+            record = self._record(key)
+            record["seen"] = self._live(record, now)
+            record["seen"].pop(connection, None)
+            record["left"] = now
+            self.backend.set(key, record, timeout=KEEP_SECONDS)
+            return len(record["seen"])
+
+    def live(self, key: str, now: float) -> int:
+        return len(self._live(self._record(key), now))
+
+    def last_seen(self, key: str, now: float) -> tuple[int, float | None]:
+        record = self._record(key)
+        times = [*record["seen"].values(), *([record["left"]] if record["left"] is not None else [])]
+        return len(self._live(record, now)), max(times) if times else None
+
+
+def _store() -> Store:
+    backend = caches["default"]
+    return RedisStore(backend) if isinstance(backend, RedisCache) else CacheStore(backend)
 
 
 def _key(table_id: int, seat: int) -> str:
-    return f"presence:{table_id}:{seat}"
+    # Not "presence:…": that name held the old counters (strings), which may outlive an upgrade.
+    return f"seat-connections:{table_id}:{seat}"
 
 
-def arrive(table_id: int, seat: int) -> int:
-    key = _key(table_id, seat)
-    cache.add(key, 0, timeout=PRESENCE_TTL)
-    try:
-        return cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, timeout=PRESENCE_TTL)
-        return 1
+def arrive(table_id: int, seat: int, connection: str) -> None:
+    """A connection for this seat opened (``connection`` names it uniquely, e.g. its channel)."""
+    _store().stamp(_key(table_id, seat), connection, time.time())
 
 
-def leave(table_id: int, seat: int) -> int:
-    """One connection fewer; returns how many remain."""
-    key = _key(table_id, seat)
-    try:
-        left = cache.decr(key)
-    except ValueError:
-        return 0
-    if left <= 0:
-        cache.delete(key)
-        cache.set(_gone_key(table_id, seat), time.time(), timeout=PRESENCE_TTL)
-        return 0
-    return left
+def refresh(table_id: int, seat: int, connection: str) -> None:
+    """The connection's heartbeat: it is still open. Puts it back if it had faded meanwhile."""
+    _store().stamp(_key(table_id, seat), connection, time.time())
+
+
+def leave(table_id: int, seat: int, connection: str) -> int:
+    """The connection closed; returns how many live connections the seat has left."""
+    return _store().remove(_key(table_id, seat), connection, time.time())
 
 
 def connections(table_id: int, seat: int) -> int:
-    return cache.get(_key(table_id, seat), 0)
-
-
-def _gone_key(table_id: int, seat: int) -> str:
-    return f"presence-gone:{table_id}:{seat}"
+    """How many live connections the seat has (heard of within the TTL)."""
+    return _store().live(_key(table_id, seat), time.time())
 
 
 def away_seconds(table_id: int, seat: int) -> float | None:
-    """None while the seat has a connection open; else seconds since its last one closed (inf: never seen)."""
-    if connections(table_id, seat):
+    """None while the seat has a live connection; otherwise the seconds since its last connection
+    went away (it left, or it was last heard of before its process died); ``math.inf`` if the
+    seat was never seen (or not for hours)."""
+    now = time.time()
+    live, last = _store().last_seen(_key(table_id, seat), now)
+    if live:
         return None
-    gone_at = cache.get(_gone_key(table_id, seat))
-    return math.inf if gone_at is None else time.time() - gone_at
+    if last is None:
+        return math.inf
+    return max(0.0, now - last)

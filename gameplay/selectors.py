@@ -40,7 +40,8 @@ class TableSnapshot:
     seats: list[Seat]
     """The table's seats in order (read with the table, shared by every screen)."""
     names: list[str]
-    recent_events: list[list[dict]]
+    recent_moves: list[tuple[int | None, list[dict]]]
+    """The last moves' public events, each with the seat a bot stood in for when it made it."""
     last_seq: int
     rounds: list[RoundResult]
     _log_lines: dict[str, list[str]] = field(default_factory=dict)
@@ -55,11 +56,20 @@ class TableSnapshot:
         if language not in self._log_lines:
             self._log_lines[language] = [
                 line
-                for events in self.recent_events
+                for stood_in, events in self.recent_moves
                 for event in events
-                if (line := narration.describe(event, self.names))
+                if (line := narration.describe(event, self.names, stood_in=stood_in))
             ][-LOG_LENGTH:]
         return self._log_lines[language]
+
+
+LOGGED = ("seq", "seat", "actor", "events")
+"""What the log reads of each move."""
+
+
+def _logged(_seq: int, seat: int | None, actor: str, events: list[dict]) -> tuple[int | None, list[dict]]:
+    """A move as the log tells it: the seat a bot stood in for (None if the seat acted itself), its events."""
+    return (seat if actor == Move.Actor.TAKEOVER else None), events
 
 
 def table_snapshot(table: Table) -> TableSnapshot | None:
@@ -71,14 +81,14 @@ def table_snapshot(table: Table) -> TableSnapshot | None:
     if match is None:
         return None
     seat_rows = sorted(table.seats.all(), key=lambda seat: seat.position)
-    moves = list(Move.objects.filter(match=match).order_by("-seq").values_list("seq", "events")[:LOG_LENGTH])
+    moves = list(Move.objects.filter(match=match).order_by("-seq").values_list(*LOGGED)[:LOG_LENGTH])
     return TableSnapshot(
         table=table,
         match=match,
         state=get_game(match.game).state_from_json(match.state),
         seats=seat_rows,
         names=[seat_name(s) for s in seat_rows],
-        recent_events=[events for _seq, events in reversed(moves)],
+        recent_moves=[_logged(*move) for move in reversed(moves)],
         last_seq=moves[0][0] if moves else 0,
         rounds=list(match.rounds.order_by("number")),
     )
@@ -89,19 +99,17 @@ def snapshot_advanced(snapshot: TableSnapshot) -> TableSnapshot:
     its new moves are read again, and the score sheet when a round or deal ended among them."""
     match = Match.objects.get(pk=snapshot.match.pk)
     moves = list(
-        Move.objects.filter(match=match, seq__gt=snapshot.last_seq)
-        .order_by("seq")
-        .values_list("seq", "events")
+        Move.objects.filter(match=match, seq__gt=snapshot.last_seq).order_by("seq").values_list(*LOGGED)
     )
-    new_events = [events for _seq, events in moves]
-    round_ended = any(event["type"] in ROUND_ENDS for events in new_events for event in events)
+    new_moves = [_logged(*move) for move in moves]
+    round_ended = any(event["type"] in ROUND_ENDS for _seat, events in new_moves for event in events)
     return TableSnapshot(
         table=snapshot.table,
         match=match,
         state=get_game(match.game).state_from_json(match.state),
         seats=snapshot.seats,
         names=snapshot.names,
-        recent_events=[*snapshot.recent_events, *new_events][-LOG_LENGTH:],
+        recent_moves=[*snapshot.recent_moves, *new_moves][-LOG_LENGTH:],
         last_seq=moves[-1][0] if moves else snapshot.last_seq,
         rounds=list(match.rounds.order_by("number")) if round_ended else snapshot.rounds,
     )

@@ -90,15 +90,20 @@ def celery_worker():
     state.should_terminate = None  # let the next test start a worker of its own
 
 
+def servers_database_url() -> str:
+    """The test database, for servers the tests start in processes of their own."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("The live server tests run on PostgreSQL (set DATABASE_URL).")
+    db = connection.settings_dict
+    return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
 @pytest.fixture(scope="session")
 def live_server_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     """Daphne serving the site and a Celery worker, each in its own process, on the test database."""
-    from django.db import connection
-
-    db = connection.settings_dict
-    database_url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    if connection.vendor != "postgresql":
-        pytest.skip("The live server tests run on PostgreSQL (set DATABASE_URL).")
+    database_url = servers_database_url()
     port = free_port()
     env = {
         **os.environ,

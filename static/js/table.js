@@ -101,6 +101,9 @@
     input.focus();
   }
 
+  // A move the page could not send (no connection): its card goes back to the hand.
+  document.addEventListener("table:unsent", unpick);
+
   // A radio cannot be unchecked by clicking it; a card in the hand can.
   let pickedBeforeClick = null;
   let swallowClick = false;

@@ -145,13 +145,13 @@ def test_a_player_gone_for_the_grace_period_is_stood_in_for_unless_back(celery_w
     match = Match.objects.get(table=table)
     game = get_game("classic")
     mover = game.to_act(game.state_from_json(match.state))
-    presence.arrive(table.pk, mover)  # the player reconnected within the grace period
+    presence.arrive(table.pk, mover, "a-tab")  # the player reconnected within the grace period
     try:
         take_over_if_quiet.delay(match.pk, mover, match.version, "gone")
         time.sleep(1.0)
         assert not Seat.objects.get(table=table, position=mover).is_taken_over
     finally:
-        presence.leave(table.pk, mover)
+        presence.leave(table.pk, mover, "a-tab")
     take_over_if_quiet.delay(match.pk, mover, match.version, "gone")
     time.sleep(0.2)
     assert not Seat.objects.get(table=table, position=mover).is_taken_over, "gone for less than the grace"
@@ -170,11 +170,11 @@ def test_the_grace_counts_from_the_last_disconnect(settings):
     match = Match.objects.get(table=table)
     game = get_game("classic")
     mover = game.to_act(game.state_from_json(match.state))
-    presence.arrive(table.pk, mover)
-    presence.leave(table.pk, mover)  # the first drop
+    presence.arrive(table.pk, mover, "a-tab")
+    presence.leave(table.pk, mover, "a-tab")  # the first drop
     time.sleep(0.7)
-    presence.arrive(table.pk, mover)  # back
-    presence.leave(table.pk, mover)  # the second drop
+    presence.arrive(table.pk, mover, "a-tab")  # back
+    presence.leave(table.pk, mover, "a-tab")  # the second drop
     time.sleep(0.4)  # the first drop's grace is over, the second's is not
     assert not services.seat_stand_in(
         match_id=match.pk, seat=mover, expected_version=match.version, only_if_gone=True

@@ -1,19 +1,26 @@
 """The table's websocket over the Redis channel layer: each seat sees its own hand, and nothing hidden."""
 
+import asyncio
 import json
 import random
 import re
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from gameplay import services
+from gameplay import presence, services
+from gameplay.consumers import TRY_AGAIN_LATER, Frame, parse_frame
 from gameplay.engine import get_game
 from gameplay.models import Match, Move
 from gameplay.reasons import card_name
+from tables.events import table_group
 from tables.models import Table
+from tests.channels import communicator as table_communicator
 from tests.channels import open_socket as open_table_socket
 from tests.factories import make_user
 from tests.gameplay.helpers import human_match
@@ -152,3 +159,162 @@ async def test_a_spectator_cannot_play_and_a_reconnect_gets_the_current_table():
     again = await open_socket(match.table_id, users[0])
     assert 'name="version" value="1"' in await again.receive_from(timeout=5)
     await again.disconnect()
+
+
+MALFORMED = [
+    "{}",
+    '{"version": Infinity, "type": "draw"}',
+    '{"version": -Infinity, "type": "draw"}',
+    '{"version": NaN, "type": "draw"}',
+    '{"version": 1e999, "type": "draw"}',
+    '{"version": 0.0, "type": "draw"}',
+    '{"version": true, "type": "draw"}',
+    '{"version": "\u0661", "type": "draw"}',
+    '{"version": 0, "type": ["play"], "card": "AS"}',
+    '{"version": 0, "type": {"play": 1}, "card": "AS"}',
+    '{"version": 0, "type": "play", "card": ["AS"]}',
+    '{"version": 0, "type": "play", "card": "7S", "suit": {"S": 1}}',
+    '{"version": 0, "type": "play", "card": "7S", "suit": "Z"}',
+    "[" * 3000 + "]" * 3000,
+    '{"version": ' + "[" * 2000 + "]" * 2000 + "}",
+]
+
+
+async def seated_and_watching():
+    """A two-player match: (match, the seat waiting for its turn, a spectator), both connected."""
+    match, users = await sync_to_async(human_match)("americana", 2)
+    await sync_to_async(Table.objects.filter(pk=match.table_id).update)(is_private=False, turn_clock=90)
+    state_json, _awaiting, _name = await sync_to_async(snapshot)(match.pk)
+    waiting = await open_socket(match.table_id, users[1 - state_json["to_act"]])
+    spectator = await open_socket(match.table_id, await sync_to_async(make_user)("watcher"))
+    await waiting.receive_from(timeout=5)
+    await spectator.receive_from(timeout=5)
+    return match, 1 - state_json["to_act"], waiting, spectator
+
+
+def group_key(table_id: int) -> tuple:
+    """The table's group in Redis: (its key, a connection to the shard that holds it)."""
+    layer = get_channel_layer()
+    key = layer._group_key(table_group(table_id))
+    return key, layer.connection(layer.consistent_hash(key))
+
+
+async def in_group(table_id: int) -> int:
+    """How many channels the table's group holds in Redis."""
+    key, redis = group_key(table_id)
+    return await redis.zcard(key)
+
+
+async def forget_group(table_id: int) -> None:
+    """Drop the table's group from Redis, as a Redis restart does."""
+    key, redis = group_key(table_id)
+    await redis.delete(key)
+
+
+async def test_malformed_frames_are_refused_without_a_crash_and_the_connection_still_cleans_up():
+    match, seat, waiting, spectator = await seated_and_watching()
+    refusals = {
+        waiting: ("could not be read", "not a move of this game"),
+        spectator: ("could not be read", "only its players can play"),
+    }
+    for socket in (waiting, spectator):
+        for frame in MALFORMED:
+            await socket.send_to(text_data=frame)
+            reply = await socket.receive_from(timeout=5)
+            assert any(words in reply for words in refusals[socket]), frame
+        await socket.send_to(bytes_data=b'{"version": 0, "type": "draw"}')
+        assert "could not be read" in await socket.receive_from(timeout=5)
+    assert await sync_to_async(Move.objects.count)() == 0
+    assert await sync_to_async(presence.connections)(match.table_id, seat) == 1
+    assert await in_group(match.table_id) == 2
+    await waiting.disconnect()
+    await spectator.disconnect()
+    assert await sync_to_async(presence.connections)(match.table_id, seat) == 0
+    assert await in_group(match.table_id) == 0
+
+
+async def test_a_consumer_that_fails_still_leaves_its_group_and_its_seat():
+    match, seat, waiting, spectator = await seated_and_watching()
+    # A message no handler knows makes the consumer fail, as any unforeseen error would.
+    await get_channel_layer().group_send(table_group(match.table_id), {"type": "no.such.thing"})
+    for socket in (waiting, spectator):
+        with pytest.raises(ValueError, match="No handler"):
+            await socket.receive_from(timeout=5)
+    assert await sync_to_async(presence.connections)(match.table_id, seat) == 0
+    assert await sync_to_async(presence.away_seconds)(match.table_id, seat) is not None
+    assert await in_group(match.table_id) == 0
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+WORDS = st.sampled_from(["play", "draw", "take", "sit_out", "end", "back", "7S", "AS", "10H", "XR", "S", ""])
+NUMBER_TEXT = st.sampled_from(["1e999", "-1e999", "Infinity", "-Infinity", "NaN", "1.0", "-0", "0" * 40])
+FIELD = JSON_VALUES | WORDS | st.integers(min_value=0, max_value=3).map(str)
+FRAMES = st.one_of(
+    st.fixed_dictionaries(
+        {}, optional={"version": FIELD, "type": FIELD, "card": FIELD, "suit": FIELD, "headers": JSON_VALUES}
+    ).map(json.dumps),
+    st.builds('{{"version": {}, "type": {}}}'.format, NUMBER_TEXT, WORDS.map(json.dumps)),
+    st.text(max_size=40),
+    JSON_VALUES.map(json.dumps),
+)
+
+
+async def test_fuzzed_frames_get_a_clear_refusal_and_change_nothing():
+    match, seat, waiting, spectator = await seated_and_watching()
+
+    @settings(max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(text=FRAMES.filter(bool), by_spectator=st.booleans())
+    def refused(text: str, by_spectator: bool) -> None:
+        socket = spectator if by_spectator else waiting
+        async_to_sync(socket.send_to)(text_data=text)
+        frame = parse_frame(text)
+        if isinstance(frame, Frame) and frame.action is None and not by_spectator:
+            # "I'm back" while playing in person: nothing to do, nothing to say.
+            assert async_to_sync(socket.receive_nothing)(timeout=0.5)
+        else:
+            reply = async_to_sync(socket.receive_from)(timeout=5)
+            assert 'id="notice"' in reply and re.search(r'role="alert"[^>]*>\s*\S', reply), text
+
+    # Off the thread the consumer's own thread-sensitive work runs on, which it would block.
+    await sync_to_async(refused, thread_sensitive=False)()
+    assert await sync_to_async(Move.objects.count)() == 0
+    assert await sync_to_async(presence.connections)(match.table_id, seat) == 1
+    # Still connected and listening: a move by the other seat reaches both.
+    await sync_to_async(random_move)(match.pk, random.Random(3))
+    assert 'name="version" value="1"' in await waiting.receive_from(timeout=5)
+    assert 'name="version" value="1"' in await spectator.receive_from(timeout=5)
+    await waiting.disconnect()
+    await spectator.disconnect()
+
+
+async def test_the_heartbeat_keeps_the_seat_present_and_rejoins_a_forgotten_group(settings):
+    settings.PRESENCE_TTL_SECONDS = 1.0
+    settings.PRESENCE_HEARTBEAT_SECONDS = 0.2
+    match, seat, waiting, spectator = await seated_and_watching()
+    await forget_group(match.table_id)  # what a Redis restart does
+    assert await in_group(match.table_id) == 0
+    await asyncio.sleep(1.5)  # past the TTL: only the heartbeat keeps the seat counted
+    assert await sync_to_async(presence.connections)(match.table_id, seat) == 1
+    assert await in_group(match.table_id) == 2
+    await sync_to_async(random_move)(match.pk, random.Random(3))
+    assert 'name="version" value="1"' in await waiting.receive_from(timeout=5)
+    assert 'name="version" value="1"' in await spectator.receive_from(timeout=5)
+    await waiting.disconnect()
+    await spectator.disconnect()
+
+
+async def test_without_its_channel_layer_a_table_socket_is_closed_for_a_retry_not_crashed(settings, caplog):
+    match, users = await sync_to_async(human_match)("americana", 2)
+    nowhere = {"hosts": ["redis://127.0.0.1:1/0"]}  # nothing listens there: Redis is down
+    backend = "channels_redis.core.RedisChannelLayer"
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": backend, "CONFIG": nowhere}}
+    socket = await table_communicator(f"/ws/tables/{match.table_id}/", users[0])
+    assert await socket.connect(timeout=10) == (False, TRY_AGAIN_LATER)  # the page reconnects after 1013
+    await socket.wait(timeout=10)  # the consumer ended without an error
+    assert await sync_to_async(presence.connections)(match.table_id, 0) == 0
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
+    assert any("out of reach" in record.getMessage() for record in caplog.records)

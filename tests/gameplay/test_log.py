@@ -1,0 +1,36 @@
+"""The table's log tells who really made each move: a bot standing in is never the player."""
+
+import pytest
+from django.utils import translation
+
+from gameplay import selectors, services
+from gameplay.models import Move
+from tables import selectors as table_selectors
+from tests.gameplay.helpers import first_legal, human_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("language", "stood_in", "by_player"),
+    [
+        ("en", "The bot for {name} drew a card.", "{name} drew a card."),
+        ("ro", "Botul pentru {name} a tras o carte.", "{name} a tras o carte."),
+    ],
+)
+def test_moves_a_bot_made_for_a_player_are_logged_as_the_bots(language, stood_in, by_player):
+    match, users = human_match("americana", 2)
+    before = selectors.table_snapshot(table_selectors.table_detail(table_id=match.table_id))
+    seat, draw = first_legal(match, "draw")
+    services.act(match_id=match.pk, seat=seat, action=draw, actor=Move.Actor.TAKEOVER, expected_version=0)
+    other, draw = first_legal(match, "draw")
+    services.act(match_id=match.pk, seat=other, action=draw, actor=Move.Actor.PLAYER, expected_version=1)
+    table = table_selectors.table_detail(table_id=match.table_id)
+    # Read whole, and as news of the moves since a screen last read.
+    for snapshot in (selectors.table_snapshot(table), selectors.snapshot_advanced(before)):
+        with translation.override(language):
+            log = selectors.table_screen(snapshot, users[0]).log
+        assert log == [
+            stood_in.format(name=users[seat].username),
+            by_player.format(name=users[other].username),
+        ]
