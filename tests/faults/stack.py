@@ -53,7 +53,7 @@ class Stack:
         """A new Daphne process; its websocket address once it listens."""
         port = free_port()
         process, _log = self._spawn(
-            lambda log: start_daphne(port, self.env, log, start_new_session=True), f"daphne-{port}"
+            lambda log: start_daphne(port, self.env, log, start_new_session=True), "daphne"
         )
         wait_for_port(port, process, START_TIMEOUT)
         return f"ws://127.0.0.1:{port}"
@@ -91,7 +91,7 @@ class Stack:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             ),
-            f"redis-{port}",
+            "redis",
         )
         wait_for_port(port, process, START_TIMEOUT)
         self.env["REDIS_URL"] = f"redis://127.0.0.1:{port}/0"

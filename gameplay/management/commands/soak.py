@@ -294,8 +294,6 @@ class Command(BaseCommand):
             ) as ws:
                 async for _frame in ws:
                     tally.frames += 1
-        except asyncio.CancelledError:
-            raise
         except (OSError, websockets.exceptions.WebSocketException):
             tally.socket_failures += 1
 
