@@ -90,8 +90,8 @@ def celery_worker():
     state.should_terminate = None  # let the next test start a worker of its own
 
 
-def servers_database_url() -> str:
-    """The test database, for servers the tests start in processes of their own."""
+def tests_database_url() -> str:
+    """The pytest test database as a URL, for the processes a test starts."""
     from django.db import connection
 
     if connection.vendor != "postgresql":
@@ -100,48 +100,57 @@ def servers_database_url() -> str:
     return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-@pytest.fixture(scope="session")
-def live_server_url(django_db_setup, django_db_blocker) -> Iterator[str]:
-    """Daphne serving the site and a Celery worker, each in its own process, on the test database."""
-    database_url = servers_database_url()
-    port = free_port()
-    env = {
+def site_env(**overrides: str) -> dict[str, str]:
+    """The environment of a server or worker process on the test database and this session's queue."""
+    return {
         **os.environ,
-        "DATABASE_URL": database_url,
+        "DATABASE_URL": tests_database_url(),
         "DEBUG": "1",
         "LOG_LEVEL": "WARNING",
         "CELERY_QUEUE": TEST_QUEUE,
         "ROUND_PAUSE_SECONDS": "1",
+        **overrides,
     }
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = (ARTIFACTS / "live-server.log").open("w")
-    server = subprocess.Popen(
+
+
+def start_daphne(port: int, env: dict[str, str], log, **popen) -> subprocess.Popen:
+    """Daphne serving the site on ``port``, its output appended to ``log``."""
+    return subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
+        **popen,
     )
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool",
-            "solo",
-            "-Q",
-            TEST_QUEUE,
-            "-l",
-            "WARNING",
-        ],
+
+
+def start_celery_worker(
+    env: dict[str, str], log, *, beat_schedule: Path | None = None, level: str = "WARNING", **popen
+) -> subprocess.Popen:
+    """A Celery worker consuming the queue named in ``env``; with ``beat_schedule``, running beat too."""
+    beat = ["-B", "--schedule", str(beat_schedule)] if beat_schedule else []
+    options = ["--pool", "solo", "-Q", env["CELERY_QUEUE"], "-l", level]
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", *beat, *options],
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
+        **popen,
     )
+
+
+@pytest.fixture(scope="session")
+def live_server_url(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[str]:
+    """Daphne serving the site and a Celery worker with beat (the sweep), each in its own process,
+    on the test database."""
+    port = free_port()
+    env = site_env()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = (ARTIFACTS / "live-server.log").open("w")
+    server = start_daphne(port, env, log)
+    worker = start_celery_worker(env, log, beat_schedule=tmp_path_factory.mktemp("beat") / "schedule")
     try:
         wait_for_port(port, server)
         yield f"http://127.0.0.1:{port}"

@@ -1,0 +1,331 @@
+"""``manage.py soak``: bot-only tables for a long while on the production shape; numbers, not a test.
+
+It starts its own processes on this process's ``DATABASE_URL`` and ``REDIS_URL``: two Daphne
+servers and one Celery worker with beat embedded, with ``DEBUG=0`` and a Celery queue of their own.
+It keeps ``--tables`` tables whose every seat is a bot playing (a new one replaces each finished
+match), with a staff watcher's websocket on each, spread over the two servers so they render every
+move. At the end it prints the matches finished, the errors (error lines in the processes' logs,
+processes that died, matches that stalled or were aborted, watchers' sockets that failed), and the
+resident memory of each process at the start (after a warm-up) and at the end.
+"""
+
+import asyncio
+import itertools
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.utils.translation import gettext_noop
+
+from gameplay.management.commands.loadbench import session_cookie
+from gameplay.models import Match, Move
+from tables import services as table_services
+from tables.models import BotLevel, Table, TurnClock
+
+ROOT = Path(settings.BASE_DIR)
+ERROR_LINE = re.compile(r"\bERROR\b|Traceback|CRITICAL")
+POLL_SECONDS = 2.0
+STALL_SECONDS = 60.0
+"""A playing match whose version has not moved for this long has stalled (bots act within seconds)."""
+STOPPED = gettext_noop("Stopped by a moderator.")
+"""Why the matches still playing at the end are stopped (so no worker plays them on afterwards)."""
+
+
+def bot_table(*, host, game: str, options: dict, level: str) -> Table:
+    """A started table whose every seat is a bot: ``host`` opens it, a bot takes their seat, and
+    bots of ``level`` fill the others (the last one starts the match)."""
+    table = table_services.table_create(
+        host=host, game=game, options=options, turn_clock=TurnClock.NONE, is_private=True
+    )
+    table_services.player_replace_with_bot(table_id=table.pk, position=0)
+    for position in range(1, table.players):
+        table_services.bot_add(table_id=table.pk, by=host, position=position, level=level)
+    return table
+
+
+def resident_kib(pid: int) -> int:
+    """The process's resident memory (VmRSS) in KiB; 0 once it is gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+    return int(found.group(1)) if found else 0
+
+
+def children(pid: int) -> list[int]:
+    """The process's children (the worker's embedded beat runs as one)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Process:
+    name: str
+    popen: subprocess.Popen
+    log: Path
+    memory: dict[str, dict[int, int]] = field(default_factory=dict)
+    """KiB by moment ("start", "end") and pid (the process and each child)."""
+
+    def measure(self, moment: str) -> None:
+        pids = [self.popen.pid, *children(self.popen.pid)]
+        self.memory[moment] = {pid: resident_kib(pid) for pid in pids}
+
+    def errors(self) -> list[str]:
+        return [line for line in self.log.read_text(errors="replace").splitlines() if ERROR_LINE.search(line)]
+
+
+@dataclass
+class Tally:
+    finished: int = 0
+    stalled: int = 0
+    aborted: int = 0
+    socket_failures: int = 0
+    frames: int = 0
+    moves: int = 0
+
+
+class Command(BaseCommand):
+    help = "Bot-only tables on two Daphne servers and a Celery worker with beat; prints errors and memory."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--minutes", type=float, default=30.0, help="how long to run (default 30)")
+        parser.add_argument("--tables", type=int, default=20, help="bot-only tables kept playing")
+        parser.add_argument(
+            "--game",
+            choices=["both", "americana", "classic"],
+            default="both",
+            help="the tables' game; both (the default) alternates them (each game's default options)",
+        )
+        parser.add_argument("--players", type=int, choices=[2, 3, 4], default=4)
+        parser.add_argument("--level", choices=BotLevel.values, default=BotLevel.NORMAL)
+        parser.add_argument(
+            "--warmup", type=float, default=30.0, help="seconds of play before the start memory is read"
+        )
+
+    def handle(self, *args, minutes: float, tables: int, game: str, players: int, level: str, **options):
+        if settings.EMBEDDED or connection.vendor != "postgresql":
+            raise CommandError("The soak runs on PostgreSQL and Redis: set DATABASE_URL and REDIS_URL.")
+        queue = f"soak-{uuid.uuid4().hex[:8]}"
+        from config.celery import app
+
+        app.conf.task_default_queue = queue  # this process's tables start on the soak's own worker
+        logs = Path(tempfile.mkdtemp(prefix="soak-"))
+        processes = self.start(queue, logs)
+        run = uuid.uuid4().hex[:6]
+        users = get_user_model().objects
+        host = users.create_user(f"soak-{run}")
+        watcher = users.create_user(f"soak-{run}-watcher", is_staff=True)
+        self.games = itertools.cycle(["classic", "americana"] if game == "both" else [game])
+        self.game, self.players, self.level, self.host = game, players, level, host
+        tally = Tally()
+        started = time.monotonic()
+        try:
+            asyncio.run(
+                self.play(processes, tables, session_cookie(watcher), tally, minutes * 60, options["warmup"])
+            )
+        finally:
+            for process in processes:
+                process.measure("end")
+            for table in Table.objects.filter(host=host).exclude(status=Table.Status.CLOSED):
+                table_services.table_close(table_id=table.pk, reason=STOPPED)
+            self.stop(processes)
+        self.report(processes, tally, tables, time.monotonic() - started, logs)
+
+    def start(self, queue: str, logs: Path) -> list[Process]:
+        """Two Daphne servers and one Celery worker with beat, as production runs them."""
+        env = {
+            **os.environ,
+            "DEBUG": "0",
+            "SECRET_KEY": settings.SECRET_KEY,  # the watchers' sessions are signed with this process's key
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "CELERY_QUEUE": queue,
+            "LOG_LEVEL": "WARNING",
+        }
+        python = sys.executable
+        commands = {
+            f"daphne :{port}": [
+                python,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "config.asgi:application",
+            ]
+            for port in (free_port(), free_port())
+        }
+        commands["celery worker + beat"] = [
+            *(python, "-m", "celery", "-A", "config", "worker", "-B", "--schedule", str(logs / "beat")),
+            *("--pool", "solo", "-Q", queue, "-l", "WARNING"),
+        ]
+        processes = []
+        for name, command in commands.items():
+            log = logs / f"{name.split()[0]}-{len(processes)}.log"
+            with log.open("w") as out:
+                popen = subprocess.Popen(
+                    command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+                )
+            processes.append(Process(name=name, popen=popen, log=log))
+        try:
+            for process in processes[:2]:
+                self.wait_for_server(process)
+        except CommandError:
+            self.stop(processes)
+            raise
+        return processes
+
+    @staticmethod
+    def wait_for_server(process: Process, timeout: float = 60.0) -> None:
+        port = int(process.name.split(":")[1])
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process.popen.poll() is not None:
+                raise CommandError(f"{process.name} exited; see {process.log}.")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise CommandError(f"{process.name} did not listen within {timeout:g} s; see {process.log}.")
+
+    @staticmethod
+    def stop(processes: list[Process]) -> None:
+        for process in processes:
+            os.killpg(process.popen.pid, signal.SIGTERM)
+        for process in processes:
+            try:
+                process.popen.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.popen.pid, signal.SIGKILL)
+                process.popen.wait()
+
+    def new_match(self) -> int:
+        game = next(self.games)
+        table = bot_table(host=self.host, game=game, options={"players": self.players}, level=self.level)
+        return Match.objects.get(table=table).pk
+
+    async def play(
+        self, processes: list[Process], count: int, cookie: str, tally: Tally, seconds: float, warmup: float
+    ) -> None:
+        """Keep ``count`` matches playing, each watched over a websocket, until ``seconds`` have passed."""
+        servers = [f"ws://127.0.0.1:{p.name.split(':')[1]}" for p in processes[:2]]
+        started = time.monotonic()
+        deadline = started + seconds
+        watchers: dict[int, asyncio.Task] = {}
+        progress: dict[int, tuple[int, float]] = {}
+        """Each match's last version seen and when it moved to it."""
+        measured = False
+        for index in range(count):
+            match_id = await asyncio.to_thread(self.new_match)
+            watchers[match_id] = asyncio.create_task(self.watch(servers[index % 2], match_id, cookie, tally))
+        while time.monotonic() < deadline:
+            await asyncio.sleep(POLL_SECONDS)
+            if not measured and time.monotonic() - started >= warmup:
+                for process in processes:
+                    process.measure("start")
+                measured = True
+            states = await asyncio.to_thread(
+                lambda: list(
+                    Match.objects.filter(pk__in=list(watchers)).values_list("pk", "status", "version")
+                )
+            )
+            now = time.monotonic()
+            for match_id, status, version in states:
+                last_version, since = progress.get(match_id, (-1, now))
+                if status == Match.Status.PLAYING and now - since < STALL_SECONDS:
+                    progress[match_id] = (version, now) if version != last_version else (last_version, since)
+                    continue
+                if status == Match.Status.FINISHED:
+                    tally.finished += 1
+                elif status == Match.Status.ABORTED:
+                    tally.aborted += 1
+                else:
+                    tally.stalled += 1
+                watchers.pop(match_id).cancel()
+                progress.pop(match_id, None)
+                replacement = await asyncio.to_thread(self.new_match)
+                server = servers[(tally.finished + tally.aborted + tally.stalled) % 2]
+                watchers[replacement] = asyncio.create_task(self.watch(server, replacement, cookie, tally))
+            if any(process.popen.poll() is not None for process in processes):
+                break
+        if not measured:
+            for process in processes:
+                process.measure("start")
+        for task in watchers.values():
+            task.cancel()
+        await asyncio.gather(*watchers.values(), return_exceptions=True)
+        tally.moves = await asyncio.to_thread(Move.objects.filter(match__table__host=self.host).count)
+
+    @staticmethod
+    async def watch(server: str, match_id: int, cookie: str, tally: Tally) -> None:
+        """A staff member watching the match's table: every frame the server sends is counted."""
+        import websockets
+
+        table_id = await asyncio.to_thread(lambda: Match.objects.get(pk=match_id).table_id)
+        headers = {"Cookie": cookie, "Origin": "http://127.0.0.1"}
+        try:
+            async with websockets.connect(
+                f"{server}/ws/tables/{table_id}/", additional_headers=headers
+            ) as ws:
+                async for _frame in ws:
+                    tally.frames += 1
+        except (OSError, websockets.exceptions.WebSocketException):
+            tally.socket_failures += 1
+
+    def report(self, processes: list[Process], tally: Tally, tables: int, elapsed: float, logs: Path) -> None:
+        log_errors = {process.name: process.errors() for process in processes}
+        died = [p.name for p in processes if p.popen.returncode not in (0, -signal.SIGTERM)]
+        errors = sum(map(len, log_errors.values())) + len(died)
+        errors += tally.stalled + tally.aborted + tally.socket_failures
+        write = self.stdout.write
+        write(
+            f"soak: {elapsed / 60:.1f} min, {tables} bot-only tables ({self.game}) of {self.players} "
+            f"({self.level} bots); 2 Daphne, 1 Celery worker with beat, DEBUG=0"
+        )
+        write(
+            f"matches finished: {tally.finished}; moves made: {tally.moves}; frames watched: {tally.frames}"
+        )
+        write(
+            f"errors: {errors} (log lines {sum(map(len, log_errors.values()))}, processes died {len(died)}, "
+            f"matches stalled {tally.stalled}, aborted {tally.aborted}, watcher sockets failed "
+            f"{tally.socket_failures})"
+        )
+        write(f"{'resident memory (VmRSS)':<32}    pid      start        end  growth")
+        worst = 0.0
+        for process in processes:
+            for pid, start in process.memory.get("start", {}).items():
+                end = process.memory.get("end", {}).get(pid, 0)
+                growth = (end - start) / start * 100 if start and end else 0.0
+                worst = max(worst, growth)
+                name = process.name if pid == process.popen.pid else f"{process.name} (child)"
+                write(f"  {name:<30} {pid:>7} {start / 1024:6.1f} MiB {end / 1024:6.1f} MiB {growth:+6.1f}%")
+        for name, lines in log_errors.items():
+            for line in lines[:5]:
+                write(f"  {name}: {line}")
+        verdict = "met" if errors == 0 and worst <= 10 else "NOT met"
+        write(f"target (no error, no process growing more than 10%): {verdict}; logs in {logs}")
