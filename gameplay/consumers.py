@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import partial
@@ -34,7 +35,8 @@ from .models import Move
 logger = logging.getLogger(__name__)
 
 MAX_FRAME = 4096
-TRY_AGAIN_LATER = 1013
+TRY_AGAIN_LATER = 4013
+"""Closed for a retry: the channel layer is out of reach (1013's meaning, in the range a server may send)."""
 """A close code the page's websocket reconnects after."""
 ACTION_TYPES = {"play", "draw", "take", "sit_out", "end"}
 PLAY_FRAGMENTS = ("topbar", "opponents", "center", "hand", "log", "outcome", "notice")
@@ -59,6 +61,8 @@ class SharedTable:
     table: Table
     snapshot: selectors.TableSnapshot | None
     fragments: dict[tuple, str] = field(default_factory=dict)
+    checked_at: float = field(default_factory=time.monotonic)
+    """When this read was last known to be the database's latest."""
 
     @property
     def version(self) -> int:
@@ -81,6 +85,18 @@ class SharedTables:
         with self.lock:
             entry = self.entries.get(table_id)
         return entry if entry is not None else self.get(table_id, None)
+
+    def checked(self, table_id: int, max_age: float) -> SharedTable | None:
+        """The held read, checked against the database at most once per ``max_age`` seconds per table,
+        and read anew when behind: news lost while the channel layer was away (a Redis restart) is
+        caught up without a read per viewer."""
+        with self.lock:
+            held = self.entries.get(table_id)
+        if held is None or time.monotonic() - held.checked_at < max_age:
+            return held
+        held.checked_at = time.monotonic()
+        held_match = (held.snapshot.match.pk, held.version) if held.snapshot else None
+        return held if selectors.match_version(table_id) == held_match else self.get(table_id, None)
 
     def get(self, table_id: int, version: int | None, *, match_only: bool = False) -> SharedTable | None:
         """The table as of ``version``, read anew when this process holds another version (older
@@ -185,6 +201,8 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
     group = ""
     seat: int | None = None
     present = False
+    shown_version = -1
+    """The version of the table this page was last sent."""
     heartbeat: asyncio.Task | None = None
 
     async def __call__(self, scope, receive, send) -> None:
@@ -247,6 +265,7 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
                     await self.channel_layer.group_add(self.group, self.channel_name)
                     if self.present:
                         await off_thread(presence.refresh)(self.table_id, self.seat, self.channel_name)
+                await self.send_text(await off_thread(self.catch_up)())
             except Exception:
                 # Deaf to the table's news: close, and the page reconnects when Redis is back.
                 logger.warning("Table %s: the heartbeat failed.", self.table_id, exc_info=True)
@@ -274,6 +293,13 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             except Exception:
                 # The entry fades by itself within the presence TTL.
                 logger.warning("Table %s: could not note a seat leaving.", self.table_id, exc_info=True)
+
+    def catch_up(self) -> str:
+        """What this page missed, if the table moved on while its news could not reach it."""
+        shared = SHARED_TABLES.checked(self.table_id, settings.PRESENCE_HEARTBEAT_SECONDS)
+        if shared is None or shared.version == self.shown_version:
+            return ""
+        return self.screen_text(shared.version)
 
     def leave_seat(self) -> None:
         if presence.leave(self.table_id, self.seat, self.channel_name) == 0:
@@ -304,6 +330,7 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
 
     def _changed_fragments(self, shared: SharedTable) -> str:
         table, snapshot = shared.table, shared.snapshot
+        self.shown_version = shared.version
         if snapshot is None or snapshot.version == 0:
             # The waiting room; at the start, a waiting room still open in a tab learns from it to reload.
             room = self.render("tables/detail.html#room", room_context(table, self.scope))

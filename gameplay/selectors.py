@@ -26,6 +26,13 @@ def current_match(table: Table) -> Match | None:
     return table.matches.order_by("-started_at").first()
 
 
+def match_version(table_id: int) -> tuple[int, int] | None:
+    """The table's current match and its version, as the database has them now (one light query)."""
+    return (
+        Match.objects.filter(table_id=table_id).order_by("-started_at").values_list("pk", "version").first()
+    )
+
+
 @dataclass
 class TableSnapshot:
     """A table and its current match as of one version, read once and shared by every viewer's screen.

@@ -20,7 +20,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from accounts.models import User
-from tables import services as table_services
+from gameplay import services as gameplay_services
 
 ODD_VALUES = [
     "\x00",
@@ -98,7 +98,7 @@ def visitors(db, settings) -> dict[str, Client]:
 def real_values(visitors) -> dict[str, str]:
     """Parameters that name things which exist, so the other fields' odd values reach the views."""
     player = User.objects.get(username="fuzzy")
-    table = table_services.table_create(
+    table = gameplay_services.table_create(
         host=player, game="americana", options={}, turn_clock=45, is_private=True
     )
     return {

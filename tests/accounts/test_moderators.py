@@ -6,6 +6,7 @@ from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 
 from accounts.models import User
+from gameplay import services as gameplay_services
 from gameplay.models import Match
 from tables import services as table_services
 from tables.models import Table
@@ -37,7 +38,7 @@ def run_action(client, changelist: str, action: str, *pks: int):
 
 
 def started_table(host: User, other: User) -> Table:
-    table = table_services.table_create(
+    table = gameplay_services.table_create(
         host=host, game="americana", options={"players": 3}, turn_clock=45, is_private=False
     )
     table_services.seat_take(table_id=table.pk, user=other)
@@ -77,7 +78,9 @@ def test_a_moderator_cannot_ban_an_administrator(mod_client, db):
 
 
 def test_a_moderator_closes_a_table(mod_client, ana):
-    table = table_services.table_create(host=ana, game="classic", options={}, turn_clock=45, is_private=False)
+    table = gameplay_services.table_create(
+        host=ana, game="classic", options={}, turn_clock=45, is_private=False
+    )
     run_action(mod_client, "admin:tables_table_changelist", "close_tables", table.pk)
     table.refresh_from_db()
     assert table.status == Table.Status.CLOSED

@@ -63,7 +63,7 @@ def ana_at_the_table(browser: Browser, base: str, locale: str):
     def through_the_network(socket: WebSocketRoute) -> None:
         sockets.append(socket)
         if not network["up"]:
-            socket.close(code=1013)
+            socket.close(code=4013)
             return
         server = socket.connect_to_server()
         socket.on_message(lambda message: None if network["swallow"] else server.send(message))

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 
+from gameplay import services as gameplay_services
 from gameplay.management.commands.soak import bot_table
 from gameplay.models import Match, Move
 from tables import services as table_services
@@ -23,7 +24,7 @@ WORKER_BACK_SECONDS = 5
 
 def person_and_bot(person) -> int:
     """A started two-player Americana match of ``person`` (seat 0) against a bot; its id."""
-    table = table_services.table_create(
+    table = gameplay_services.table_create(
         host=person, game="americana", options={"players": 2}, turn_clock=TurnClock.NONE, is_private=True
     )
     table_services.bot_add(table_id=table.pk, by=person, position=1, level=BotLevel.EASY)
@@ -98,10 +99,10 @@ def test_after_a_redis_restart_the_players_reconnect_and_play_on(stack):
     url = stack.daphne()
     stack.worker()
     ana, ion = make_user("ana"), make_user("ion")
-    table = table_services.table_create(
+    table = gameplay_services.table_create(
         host=ana, game="americana", options={"players": 2}, turn_clock=TurnClock.NONE, is_private=True
     )
-    table_services.seat_take(table_id=table.pk, user=ion)
+    table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     match_id = Match.objects.get(table=table).pk
     tabs = {0: Tab(ana, table.pk), 1: Tab(ion, table.pk)}
     for tab in tabs.values():

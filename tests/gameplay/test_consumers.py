@@ -313,7 +313,7 @@ async def test_without_its_channel_layer_a_table_socket_is_closed_for_a_retry_no
     backend = "channels_redis.core.RedisChannelLayer"
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": backend, "CONFIG": nowhere}}
     socket = await table_communicator(f"/ws/tables/{match.table_id}/", users[0])
-    assert await socket.connect(timeout=10) == (False, TRY_AGAIN_LATER)  # the page reconnects after 1013
+    assert await socket.connect(timeout=10) == (False, TRY_AGAIN_LATER)  # the page reconnects after 4013
     await socket.wait(timeout=10)  # the consumer ended without an error
     assert await sync_to_async(presence.connections)(match.table_id, 0) == 0
     assert not [record for record in caplog.records if record.levelname == "ERROR"]

@@ -29,6 +29,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.utils.translation import gettext_noop
 
+from gameplay import services as gameplay_services
 from gameplay.management.commands.loadbench import session_cookie
 from gameplay.models import Match, Move
 from tables import services as table_services
@@ -46,10 +47,10 @@ STOPPED = gettext_noop("Stopped by a moderator.")
 def bot_table(*, host, game: str, options: dict, level: str) -> Table:
     """A started table whose every seat is a bot: ``host`` opens it, a bot takes their seat, and
     bots of ``level`` fill the others (the last one starts the match)."""
-    table = table_services.table_create(
+    table = gameplay_services.table_create(
         host=host, game=game, options=options, turn_clock=TurnClock.NONE, is_private=True
     )
-    table_services.player_replace_with_bot(table_id=table.pk, position=0)
+    gameplay_services.player_replace_with_bot(table_id=table.pk, position=0)
     for position in range(1, table.players):
         table_services.bot_add(table_id=table.pk, by=host, position=position, level=level)
     return table
@@ -151,7 +152,7 @@ class Command(BaseCommand):
             for process in processes:
                 process.measure("end")
             for table in Table.objects.filter(host=host).exclude(status=Table.Status.CLOSED):
-                table_services.table_close(table_id=table.pk, reason=STOPPED)
+                gameplay_services.table_close(table_id=table.pk, reason=STOPPED)
             self.stop(processes)
         self.report(processes, tally, tables, time.monotonic() - started, logs)
 
