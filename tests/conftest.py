@@ -60,6 +60,13 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @pytest.fixture
+def quick_pauses(settings):
+    """Bots act at once and a finished round is on show only for a moment."""
+    settings.BOT_PAUSE_SECONDS = (0.0, 0.01)
+    settings.ROUND_PAUSE_SECONDS = 0.05
+
+
+@pytest.fixture
 def ana(db):
     from tests.factories import make_user
 

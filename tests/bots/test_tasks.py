@@ -4,7 +4,6 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from bots import services as bot_services
@@ -16,24 +15,9 @@ from gameplay.tasks import sweep
 from tables import services as table_services
 from tables.models import Seat, Table
 from tests.factories import make_user
+from tests.gameplay.helpers import wait_until
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def quick_pauses(settings):
-    settings.BOT_PAUSE_SECONDS = (0.0, 0.01)
-    settings.ROUND_PAUSE_SECONDS = 0.05
-
-
-def wait_until(condition, timeout: float = 60.0, step: float = 0.1) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        connection.close()  # see the worker's commits
-        if condition():
-            return True
-        time.sleep(step)
-    return False
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_pauses")]
 
 
 def bot_table(game: str, levels: list[str], options: dict | None = None) -> Match:
@@ -137,14 +121,19 @@ def test_a_worker_restart_mid_match_loses_nothing(celery_worker):
         replacement.stop(in_sighandler=False)
 
 
-def test_a_player_gone_for_the_grace_period_is_stood_in_for_unless_back(celery_worker, settings):
-    settings.GONE_GRACE_SECONDS = 0.5
+def private_classic_match() -> tuple[Table, Match, int]:
+    """A private classic table of two people, ana and ion, with no clock: (table, match, seat to act)."""
     ana, ion = make_user("ana"), make_user("ion")
     table = services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
     table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     match = Match.objects.get(table=table)
     game = get_game("classic")
-    mover = game.to_act(game.state_from_json(match.state))
+    return table, match, game.to_act(game.state_from_json(match.state))
+
+
+def test_a_player_gone_for_the_grace_period_is_stood_in_for_unless_back(celery_worker, settings):
+    settings.GONE_GRACE_SECONDS = 0.5
+    table, match, mover = private_classic_match()
     presence.arrive(table.pk, mover, "a-tab")  # the player reconnected within the grace period
     try:
         take_over_if_quiet.delay(match.pk, mover, match.version, "gone")
@@ -164,12 +153,7 @@ def test_the_grace_counts_from_the_last_disconnect(settings):
     """Back within the grace, then gone again: the check from the first drop finds the player gone for
     less than the grace (counted from the second drop), so the seat stays theirs until that one runs out."""
     settings.GONE_GRACE_SECONDS = 1.0
-    ana, ion = make_user("ana"), make_user("ion")
-    table = services.table_create(host=ana, game="classic", options={}, turn_clock=0, is_private=True)
-    table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
-    match = Match.objects.get(table=table)
-    game = get_game("classic")
-    mover = game.to_act(game.state_from_json(match.state))
+    table, match, mover = private_classic_match()
     presence.arrive(table.pk, mover, "a-tab")
     presence.leave(table.pk, mover, "a-tab")  # the first drop
     time.sleep(0.7)

@@ -10,9 +10,9 @@ from django.db import transaction
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
+from config.management.commands.loadbench import VERSION, session_cookie
 from gameplay.engine import get_game
 from gameplay.engine.core import act as engine_act
-from gameplay.management.commands.loadbench import VERSION, session_cookie
 from gameplay.models import Match
 
 HAND = re.compile(r'<form id="hand-area".*?</form>', re.DOTALL)

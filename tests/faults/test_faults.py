@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
+from config.management.commands.soak import bot_table
 from gameplay import services as gameplay_services
-from gameplay.management.commands.soak import bot_table
 from gameplay.models import Match, Move
 from tables import services as table_services
 from tables.models import BotLevel, Seat, Table, TurnClock

@@ -1,5 +1,9 @@
 """Matches between real seated people, for the gameplay tests."""
 
+import time
+
+from django.db import connection
+
 from gameplay import services as gameplay_services
 from gameplay.engine import get_game
 from gameplay.models import Match
@@ -36,3 +40,14 @@ def first_legal(match: Match, kind: str | None = None) -> tuple[int, dict]:
     legal = [game.action_to_json(a) for a in game.legal_actions(state)]
     action = next(a for a in legal if kind is None or a["type"] == kind)
     return game.to_act(state), action
+
+
+def wait_until(condition, timeout: float = 60.0, step: float = 0.05) -> bool:
+    """Whether ``condition`` came true within ``timeout`` seconds, read afresh each time."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        connection.close()  # see the worker's commits
+        if condition():
+            return True
+        time.sleep(step)
+    return False

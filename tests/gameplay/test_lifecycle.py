@@ -1,7 +1,6 @@
 """A match's lifecycle around its moves: seats changing hands mid-match, closing, abandoning, the sweep,
 and the transaction rules every service keeps (durable, events after commit)."""
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -12,25 +11,9 @@ from gameplay import services
 from gameplay.models import Match, Move, Participant, SeatChange
 from tables import services as table_services
 from tables.models import Seat, Table
-from tests.gameplay.helpers import first_legal, human_match
+from tests.gameplay.helpers import first_legal, human_match, wait_until
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def quick_pauses(settings):
-    settings.BOT_PAUSE_SECONDS = (0.0, 0.01)
-    settings.ROUND_PAUSE_SECONDS = 0.05
-
-
-def wait_until(condition, timeout: float = 30.0, step: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        connection.close()  # see the worker's commits
-        if condition():
-            return True
-        time.sleep(step)
-    return False
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quick_pauses")]
 
 
 def test_replacing_the_person_to_act_mid_match_lets_a_bot_play_at_once(celery_worker):

@@ -14,12 +14,11 @@ from tests.channels import open_socket
 from tests.factories import make_user
 from tests.gameplay.helpers import first_legal, human_match
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture(autouse=True)
-def quick_pauses(settings):
-    settings.BOT_PAUSE_SECONDS = (0.0, 0.01)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("quick_pauses"),
+]
 
 
 def admin_action(changelist: str, action: str, pk: int) -> None:

@@ -29,8 +29,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.utils.translation import gettext_noop
 
+from config.management.commands.loadbench import session_cookie
 from gameplay import services as gameplay_services
-from gameplay.management.commands.loadbench import session_cookie
 from gameplay.models import Match, Move
 from tables import services as table_services
 from tables.models import BotLevel, Table, TurnClock
