@@ -4,6 +4,7 @@ whoever holds the invitation link. Every way to a seat is tried by a stranger an
 import pytest
 from django.urls import reverse
 
+from gameplay import services as gameplay_services
 from gameplay.models import Match
 from tables import services
 from tables.models import Seat, Table
@@ -13,7 +14,7 @@ REFUSAL = "This table is private: ask its host for the invitation link."
 
 
 def private_table(host, players: int = 3) -> Table:
-    return services.table_create(
+    return gameplay_services.table_create(
         host=host, game="americana", options={"players": players}, turn_clock=0, is_private=True
     )
 
@@ -47,7 +48,7 @@ def test_the_invitation_link_seats_whoever_holds_it(client, ana, ion):
     table = private_table(ana)
     client.force_login(ion)
     response = client.get(reverse("tables:invitation", args=[table.invite_token]), follow=True)
-    assert response.redirect_chain[-1][0] == reverse("tables:detail", args=[table.pk])
+    assert response.redirect_chain[-1][0] == reverse("gameplay:table", args=[table.pk])
     assert response.status_code == 200
     assert seated(table) == {"ana", "ion"}
 
@@ -59,7 +60,7 @@ def test_the_service_seats_whoever_holds_the_token(ana, ion):
 
 
 def test_a_public_table_seats_anyone(client, ana, ion):
-    table = services.table_create(
+    table = gameplay_services.table_create(
         host=ana, game="americana", options={"players": 2}, turn_clock=45, is_private=False
     )
     client.force_login(ion)
@@ -71,7 +72,7 @@ def test_the_host_sits_at_their_own_table_without_the_link(client, ana):
     table = private_table(ana)
     assert seated(table) == {"ana"}
     client.force_login(ana)
-    assert client.get(reverse("tables:detail", args=[table.pk])).status_code == 200
+    assert client.get(reverse("gameplay:table", args=[table.pk])).status_code == 200
     # Their seat freed (a moderator put a bot there, then it left): the host may sit again.
     Seat.objects.filter(table=table, position=0).update(user=None)
     client.post(reverse("tables:sit", args=[table.pk]), {"position": "0"})
@@ -84,7 +85,7 @@ def test_a_rematch_seat_kept_for_a_player_takes_them_without_the_link(client, an
     services.bot_add(table_id=table.pk, by=ana, position=2, level="easy")
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     Match.objects.filter(table=table).update(status=Match.Status.FINISHED)
-    rematch = services.rematch_offer(table_id=table.pk, by=ana)
+    rematch = gameplay_services.rematch_offer(table_id=table.pk, by=ana)
     assert rematch.is_private and rematch.seats.get(position=1).reserved_for == ion
     Seat.objects.filter(table=rematch, position=2).update(bot_level="")  # a free seat a stranger could want
     eva = make_user("eva")
@@ -100,6 +101,6 @@ def test_a_rematch_offer_seats_the_player_it_kept_a_seat_for(ana, ion):
     services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
     Match.objects.filter(table=table).update(status=Match.Status.FINISHED)
-    rematch = services.rematch_offer(table_id=table.pk, by=ion)
-    assert services.rematch_offer(table_id=table.pk, by=ana) == rematch
+    rematch = gameplay_services.rematch_offer(table_id=table.pk, by=ion)
+    assert gameplay_services.rematch_offer(table_id=table.pk, by=ana) == rematch
     assert seated(rematch) == {"ana", "ion"}
