@@ -248,9 +248,9 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
         if shared is None:
             return False
         user = self.scope["user"]
-        seat = table_selectors.seat_of(table=shared.table, user=user)
-        if shared.table.is_private and seat is None and not user.is_staff:
+        if not table_selectors.may_watch(table=shared.table, user=user):
             return False
+        seat = table_selectors.seat_of(table=shared.table, user=user)
         if seat is not None:
             self.seat = seat.position
         return True

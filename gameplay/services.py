@@ -134,21 +134,21 @@ def match_start(*, table: Table) -> Match:
     game = get_game(table.game)
     seed = secrets.randbits(63)
     state = game.new_match(game.options_from_json(table.options), seed)
-    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
+    holders = list(Seat.objects.filter(table=table).select_related("user").order_by("position"))
     match = Match(
         table=table, game=table.game, options=table.options, seed=seed, state=game.state_to_json(state)
     )
-    plan, seat = _plan_next(match, game, state, {seat.position: _seat_to_act(seat, table) for seat in seats})
+    plan, seat = _plan_next(match, game, state)
     match.save()
     Participant.objects.bulk_create(
         Participant(
             match=match,
-            seat=seat.position,
-            user=seat.user,
-            bot_level=seat.bot_level,
-            name=seat.user.username if seat.user_id else "",
+            seat=holder.position,
+            user=holder.user,
+            bot_level=holder.bot_level,
+            name=holder.user.username if holder.user_id else "",
         )
-        for seat in seats
+        for holder in holders
     )
     events.table_changed(table.pk, match.version)
     scheduling.after_change(match_id=match.pk, version=match.version, plan=plan, seat=seat)
@@ -161,17 +161,6 @@ def deal_when_filled(sender, *, table: Table, **kwargs) -> None:
 
 
 # --- The match's own write path ------------------------------------------------------------------
-
-
-def _seat_to_act(seat: Seat, table: Table) -> scheduling.SeatToAct:
-    return scheduling.SeatToAct(
-        table_id=table.pk,
-        position=seat.position,
-        user_id=seat.user_id,
-        bot_plays=seat.is_bot or seat.is_taken_over,
-        is_taken_over=seat.is_taken_over,
-        turn_clock=table.turn_clock,
-    )
 
 
 def _seats(match: Match) -> dict[int, scheduling.SeatToAct]:

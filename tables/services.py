@@ -15,7 +15,7 @@ matches or game rules: gameplay creates tables (it checks the options) and, when
 """
 
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from django.db import transaction
 from django.utils import timezone
@@ -314,8 +314,3 @@ def seat_return(table_id: int, position: int) -> bool:
             is_taken_over=False, taken_over_at=None
         )
     )
-
-
-def seats_people(seats: Iterable[Seat]) -> list[Seat]:
-    """The seats a person holds."""
-    return [seat for seat in seats if seat.user_id is not None]
