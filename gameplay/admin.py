@@ -1,5 +1,5 @@
 from django.contrib import admin, messages
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -8,6 +8,8 @@ from tables.models import Seat, Table
 from tables.services import TableError
 
 from . import services
+from .games import presenter
+from .games.screen import Finished
 from .models import Match, Move, Participant, RoundResult, SeatChange
 
 ABORT_REASON = gettext_noop("Stopped by a moderator.")
@@ -34,12 +36,21 @@ class RoundResultInline(ReadOnlyInline):
 
     @admin.display(description=_("score sheet row"))
     def sheet_row(self, row: RoundResult) -> str:
-        keys = (
-            ("out", "charges", "totals")
-            if "charges" in row.summary
-            else ("deal_points", "deal_winner", "totals")
-        )
-        return format_html_join(" · ", "{}: {}", ((key, row.summary.get(key)) for key in keys))
+        """The row as the match's score sheet writes it: each side's score and total, and the note."""
+        match = row.match
+        show = presenter(match.game)
+        names = _seat_names(match)
+        sheet_row = show.sheet_row(Finished(row.number, row.summary), names, match.options)
+        cells = zip(show.sides(names, match.options), sheet_row.cells, strict=True)
+        return format_html_join(
+            " · ", "{}: {} ({})", ((side, cell.value, cell.total) for side, cell in cells)
+        ) + format_html(" · {}", sheet_row.note)
+
+
+def _seat_names(match: Match) -> list[str]:
+    """Each seat's name as it was held last."""
+    holders = {p.seat: p.display_name for p in match.participants.all()}  # ordered by seat, then from_move
+    return [holders[seat] for seat in sorted(holders)]
 
 
 class MoveInline(ReadOnlyInline):
@@ -79,9 +90,9 @@ class MatchAdmin(admin.ModelAdmin):
     fields = (
         "table",
         "game",
-        "options",
+        "rules",
         "status",
-        "result",
+        "result_text",
         "abort_reason",
         "version",
         "seed",
@@ -98,6 +109,17 @@ class MatchAdmin(admin.ModelAdmin):
     def get_search_results(self, request, queryset, search_term):
         queryset, _may_have_duplicates = super().get_search_results(request, queryset, search_term)
         return queryset.distinct(), False
+
+    @admin.display(description=_("options"))
+    def rules(self, match: Match) -> str:
+        return " · ".join(presenter(match.game).option_labels(match.options))
+
+    @admin.display(description=_("result"))
+    def result_text(self, match: Match) -> str:
+        winners = match.result["winners"] if match.status == Match.Status.FINISHED else []
+        return presenter(match.game).result(
+            match.status, winners, _seat_names(match), match.options, match.abort_reason
+        )
 
     @admin.display(description=_("players"))
     def players(self, match: Match) -> str:

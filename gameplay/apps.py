@@ -9,9 +9,14 @@ class GameplayConfig(AppConfig):
     verbose_name = _("Gameplay")
 
     def ready(self) -> None:
+        from django.utils import translation
+
         from tables.models import Table
         from tables.signals import table_filled
 
+        from .games import words
         from .services import deal_when_filled
+
+        words.install(translation.gettext, translation.ngettext)
 
         table_filled.connect(deal_when_filled, sender=Table, dispatch_uid="gameplay.deal_when_filled")

@@ -49,7 +49,7 @@ def _shared_key(name: str, screen: selectors.Screen) -> tuple | None:
         return ()
     if name == "center":
         return (screen.aimed_text, screen.holder_text)
-    if name == "outcome" and not screen.sheet:
+    if name == "outcome" and not screen.on_show:
         return ()  # nothing on show while a round is played
     return None
 
@@ -182,7 +182,7 @@ def parse_frame(text_data: str | None) -> Frame | services.ActionRefused:
     if card is None or not CARD_TEXT.fullmatch(card):
         return services.ActionRefused(NOT_A_MOVE)
     action = {"type": "play", "card": card}
-    if card.startswith("7") and suit:
+    if suit:  # only a seven may name one: the engine refuses any other card that does
         if suit not in SUITS:
             return services.ActionRefused(NOT_A_MOVE)
         action["suit"] = suit

@@ -28,10 +28,11 @@ from tables import services as table_services
 from tables.models import Seat, Table
 from tables.services import TableError
 
-from . import presence, reasons, scheduling
+from . import presence, scheduling
 from .engine import IllegalAction, get_game
 from .engine.core import Event, render_reason
 from .engine.core import act as engine_act
+from .games import words
 from .models import Match, Move, Participant, RoundResult, SeatChange
 
 # What a score-sheet row keeps of the public view when a round (Americana) or deal (classic) ends.
@@ -55,7 +56,7 @@ class ActionRefused(Exception):
         super().__init__(render_reason(template, self.params))
 
     def explain(self) -> str:
-        return reasons.explain(self.template, self.params)
+        return words.explain(self.template, self.params)
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ engine, as DESIGN.md promises, and only once the match is over: then laying ever
 nobody anything they could still use.
 """
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from functools import reduce
 from operator import or_
@@ -29,14 +29,13 @@ from django.db.models import (
     When,
 )
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from gameplay import narration
 from gameplay.engine import IllegalAction, get_game
-from gameplay.engine.classic import MATCHES as CLASSIC_MATCHES
 from gameplay.engine.core import act as engine_act
+from gameplay.games import presenter
+from gameplay.games.narration import describe
+from gameplay.games.screen import Finished, Player, ScoreSheet, Screen, SeatInfo
 from gameplay.models import Match, Move, Participant, RoundResult
-from gameplay.reasons import card_name, suit_name
 from tables.models import Game
 
 MAX_SEATS = 4
@@ -97,17 +96,6 @@ def _took_part(user) -> Exists:
     return Exists(Participant.objects.filter(match=OuterRef("pk"), user=user))
 
 
-def sides_of(game: str, names: list[str]) -> list[str]:
-    """Who scores together: each seat, or in four-player classic the partners facing (0+2 v 1+3)."""
-    if game == Game.CLASSIC and len(names) == 4:
-        return [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
-    return names
-
-
-def _side_of(game: str, players: int, seat: int) -> int:
-    return seat % 2 if game == Game.CLASSIC and players == 4 else seat
-
-
 def _names(match: Match) -> list[str]:
     """Each seat's name; a seat held by several in turn names them all in order ("ana → Bot 2")."""
     return [" → ".join(p.display_name for p in holders) for holders in seat_holders(match)]
@@ -135,40 +123,8 @@ def outcome_label(outcome: str) -> str:
     }[outcome]
 
 
-def result_text(match: Match, names: list[str]) -> str:
-    """The match's result in one sentence, for everyone."""
-    if match.status == ABORTED:
-        reason = _(match.abort_reason) if match.abort_reason else ""  # gettext("") is the catalogue's header
-        return _("The match was stopped: %(reason)s") % {"reason": reason}
-    if match.status == PLAYING:
-        return _("The match is still being played.")
-    winners = match.result["winners"]
-    if not winners:
-        return _("No winner: the best totals are level.")
-    sides = sides_of(match.game, names)
-    side = sides[_side_of(match.game, len(names), winners[0])]
-    if len(sides) != len(names):
-        return _("%(name)s win the match.") % {"name": side}
-    return _("%(name)s wins the match.") % {"name": side}
-
-
 def _duration(match: Match) -> timedelta | None:
     return match.finished_at - match.started_at if match.finished_at else None
-
-
-def _counts_games(match: Match) -> bool:
-    """A classic match decided by games won rather than by points."""
-    return match.game == Game.CLASSIC and CLASSIC_MATCHES[match.options["match"]][0] == "games"
-
-
-def goal_text(match: Match) -> str:
-    """What the match is played to: Americana's target, classic's points or games."""
-    if match.game == Game.AMERICANA:
-        return _("target %(target)d") % {"target": match.options["target"]}
-    kind, number = CLASSIC_MATCHES[match.options["match"]]
-    if kind == "points":
-        return _("points to %(target)d") % {"target": number}
-    return ngettext("first to win %(count)d game", "first to win %(count)d games", number) % {"count": number}
 
 
 # --- My matches --------------------------------------------------------------------------------------
@@ -236,14 +192,16 @@ def match_rows(matches) -> list[MatchRow]:
     for match in matches:
         names = _names(match)
         outcome = outcome_of(match, match.my_seat)
-        totals = match.state["games_won" if _counts_games(match) else "totals"]
+        show = presenter(match.game)
+        sides = show.sides(names, match.options)
+        totals = show.standings(match.options, match.state["totals"], match.state.get("games_won"))
         rows.append(
             MatchRow(
                 match=match,
                 outcome=outcome,
                 outcome_label=outcome_label(outcome),
                 opponents=[name for seat, name in enumerate(names) if seat != match.my_seat],
-                scores=list(zip(sides_of(match.game, names), totals, strict=True)),
+                scores=list(zip(sides, totals, strict=True)),
                 duration=_duration(match),
             )
         )
@@ -253,149 +211,30 @@ def match_rows(matches) -> list[MatchRow]:
 # --- The score sheet ---------------------------------------------------------------------------------
 
 
-@dataclass
-class SheetCell:
-    """One side in one row: what it was charged or scored then, and its running total."""
-
-    value: int
-    total: int
-    went_out: bool = False
-    reached: bool = False
-    won: bool = False
-    games_won: int | None = None
-
-
-@dataclass
-class SheetRow:
-    number: int
-    cells: list[SheetCell]
-    note: str
-    """Who went out or "nobody out" (Americana); the deal's winner or "a tie" (classic)."""
-    dealer: str = ""
-    reached: list[str] = field(default_factory=list)
-
-
-@dataclass
-class ScoreSheet:
-    match: Match
-    game: str
-    names: list[str]
-    sides: list[str]
-    goal: str
-    rows: list[SheetRow]
-    totals: list[int]
-    games_won: list[int] | None
-    result: str
-
-    @property
-    def final(self) -> list[tuple[int, int | None]]:
-        """Each side's final total and (classic) games won."""
-        return list(zip(self.totals, self.games_won or [None] * len(self.totals), strict=True))
-
-    @property
-    def column_count(self) -> int:
-        per_side = 2 if self.game == Game.AMERICANA else 3
-        return per_side * len(self.sides) + (3 if self.game == Game.AMERICANA else 2)
+def result_text(match: Match, names: list[str]) -> str:
+    """The match's result in one sentence, for everyone."""
+    winners = match.result["winners"] if match.status == FINISHED else []
+    return presenter(match.game).result(match.status, winners, names, match.options, match.abort_reason)
 
 
 def score_sheet(match: Match) -> ScoreSheet:
     """One row per round (Americana) or deal (classic) from the rows recorded as each ended."""
     names = _names(match)
-    sides = sides_of(match.game, names)
-    rows = [
-        _americana_row(r.number, r.summary, names, match.options["target"])
-        if match.game == Game.AMERICANA
-        else _classic_row(r.number, r.summary, sides)
-        for r in RoundResult.objects.filter(match=match).order_by("number")
-    ]
-    return ScoreSheet(
-        match=match,
-        game=match.game,
-        names=names,
-        sides=sides,
-        goal=goal_text(match),
-        rows=rows,
-        totals=list(match.state["totals"]),
-        games_won=list(match.state["games_won"]) if match.game == Game.CLASSIC else None,
-        result=result_text(match, names),
+    return presenter(match.game).score_sheet(
+        [Finished(r.number, r.summary) for r in RoundResult.objects.filter(match=match).order_by("number")],
+        names,
+        match.options,
+        match.state["totals"],
+        match.state.get("games_won"),
+        result_text(match, names),
     )
-
-
-def _americana_row(number: int, summary: dict, names: list[str], target: int) -> SheetRow:
-    out = summary["out"]
-    before = [total - charge for total, charge in zip(summary["totals"], summary["charges"], strict=True)]
-    cells = [
-        SheetCell(value=charge, total=total, went_out=seat == out, reached=total >= target > before[seat])
-        for seat, (charge, total) in enumerate(zip(summary["charges"], summary["totals"], strict=True))
-    ]
-    note = _("nobody out") if out is None else _("%(name)s went out") % {"name": names[out]}
-    return SheetRow(
-        number=number,
-        cells=cells,
-        note=note,
-        dealer=names[summary["dealer"]],
-        reached=[names[seat] for seat, cell in enumerate(cells) if cell.reached],
-    )
-
-
-def _classic_row(number: int, summary: dict, sides: list[str]) -> SheetRow:
-    winner = summary["deal_winner"]
-    cells = [
-        SheetCell(value=points, total=total, won=side == winner, games_won=games)
-        for side, (points, total, games) in enumerate(
-            zip(summary["deal_points"], summary["totals"], summary["games_won"], strict=True)
-        )
-    ]
-    note = _("a tie") if winner is None else _("%(name)s won the deal") % {"name": sides[winner]}
-    return SheetRow(number=number, cells=cells, note=note)
 
 
 # --- The replay ---
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-@dataclass(frozen=True)
-class CardLabel:
-    """A card as the replay writes it: "10♥" (or a joker), its colour, and its name read aloud."""
-
-    text: str
-    red: bool
-    joker: bool
-    spoken: str
-
-
-def card_label(code: str) -> CardLabel:
-    if code in ("XR", "XB"):
-        return CardLabel(text="🃏", red=code == "XR", joker=True, spoken=card_name(code))
-    return CardLabel(
-        text=code[:-1] + SUIT_SYMBOLS[code[-1]], red=code[-1] in "HD", joker=False, spoken=card_name(code)
-    )
-
-
-@dataclass(frozen=True)
-class SuitLabel:
-    symbol: str
-    name: str
-
-
-def suit_label(code: str | None) -> SuitLabel | None:
-    return SuitLabel(symbol=SUIT_SYMBOLS[code], name=suit_name(code)) if code else None
-
 
 class ReplayUnavailable(Exception):
     """The moves on record do not lead to the match's saved state (it was edited): nothing to replay."""
-
-
-@dataclass
-class ReplaySeat:
-    name: str
-    is_bot: bool
-    hand: list[CardLabel]
-    to_act: bool
-    score: int | None
-    """Americana: the running total; classic: the points captured this deal."""
-    charge: int | None = None
 
 
 @dataclass
@@ -411,17 +250,17 @@ class ReplayStep:
     actor: str
     """Who made the move: "player", "bot" or "takeover" (a bot standing in); "" for a deal."""
     lines: list[str]
-    seats: list[ReplaySeat]
-    public: dict[str, Any]
+    screen: Screen
+    """The table at this step as a spectator sees it, with every hand face up."""
+    public: Mapping[str, Any]
     boundaries: list[tuple[int, int]]
     """(round or deal number, index of the step that deals it), to jump between them."""
     standings: list[tuple[str, int, int | None]]
     """Each side's running total and (classic) games won so far."""
-    trick: list[tuple[CardLabel, str, bool]] = field(default_factory=list)
-    """Classic: the cards on the table, who played each, and whether it holds the trick."""
-    top: CardLabel | None = None
-    """Americana: the pile's top card, and the suit in force (None after a joker)."""
-    suit: SuitLabel | None = None
+
+    @property
+    def seats(self) -> list[SeatInfo]:
+        return self.screen.seats
 
     @property
     def remaining(self) -> int:
@@ -482,7 +321,8 @@ def replay_step(match: Match, index: int) -> ReplayStep:
     step.boundaries = boundaries
     games_won = step.public.get("games_won") or [None] * len(step.public["totals"])
     names = [seat.name for seat in step.seats]
-    step.standings = list(zip(sides_of(match.game, names), step.public["totals"], games_won, strict=True))
+    sides = presenter(match.game).sides(names, match.options)
+    step.standings = list(zip(sides, step.public["totals"], games_won, strict=True))
     return step
 
 
@@ -495,69 +335,36 @@ def _held_for(holders: list[list[Participant]], move: Move | None, made: int) ->
 def _snapshot(
     game, state, move: Move | None, events: list[dict], held: list[Participant], index: int
 ) -> ReplayStep:
-    game_name = game.name
+    show = presenter(game.name)
     names = [p.display_name for p in held]
     public = game.view(state, None)
-    hands = game.state_to_json(state)["hands"]
-    to_act = public["to_act"]
-    if game_name == Game.AMERICANA:
-        scores = public["totals"]
-        charges = public["charges"] or [None] * len(names)
-    else:
-        scores = public["captured"]
-        charges = [None] * len(names)
-    seats = [
-        ReplaySeat(
-            name=participant.display_name,
-            is_bot=participant.is_bot,
-            hand=[card_label(code) for code in hands[seat]],
-            to_act=seat == to_act,
-            score=scores[seat],
-            charge=charges[seat],
-        )
-        for seat, participant in enumerate(held)
-    ]
-    round_number = game.round_number(state)
+    screen = show.screen(
+        public,
+        players=[
+            Player(name=p.display_name, is_bot=p.is_bot, level=p.get_bot_level_display() if p.is_bot else "")
+            for p in held
+        ],
+        open_hands=game.state_to_json(state)["hands"],
+    )
     if move is None:
-        lines = [_deal_line(game_name, public, names, round_number)]
+        lines = [show.replay_deal_line(public, names)]
         who, actor = "", ""
     else:
-        lines = [line for event in events if (line := narration.describe(event, names))]
+        lines = [line for event in events if (line := describe(event, names))]
         who, actor = names[move.seat], move.actor
     return ReplayStep(
         index=index,
         last=index,
         kind="deal" if move is None else "move",
-        round=round_number,
+        round=game.round_number(state),
         who=who,
         actor=actor,
         lines=lines,
-        seats=seats,
+        screen=screen,
         public=public,
         boundaries=[],
         standings=[],
-        trick=_trick(public, names) if game_name == Game.CLASSIC else [],
-        top=card_label(public["top"]) if game_name == Game.AMERICANA else None,
-        suit=suit_label(public["suit"]) if game_name == Game.AMERICANA else None,
     )
-
-
-def _trick(public: dict, names: list[str]) -> list[tuple[CardLabel, str, bool]]:
-    """The classic trick in play order; the card holding it is the holder's last cutting card."""
-    holding = max(
-        (i for i, p in enumerate(public["trick"]) if p["cuts"] and p["seat"] == public["holder"]), default=-1
-    )
-    return [(card_label(p["card"]), names[p["seat"]], i == holding) for i, p in enumerate(public["trick"])]
-
-
-def _deal_line(game_name: str, public: dict, names: list[str], number: int) -> str:
-    if game_name == Game.AMERICANA:
-        return _("Round %(round)d is dealt by %(name)s; the first card is %(card)s.") % {
-            "round": number,
-            "name": names[public["dealer"]],
-            "card": card_name(public["pile"][0]),
-        }
-    return _("Deal %(deal)d is dealt; %(name)s leads.") % {"deal": number, "name": names[public["leader"]]}
 
 
 # --- A player's profile ------------------------------------------------------------------------------
@@ -583,7 +390,7 @@ class Profile:
 
 def _average(player, game: str) -> float | None:
     """Over the rounds (deals) that ended while ``player`` held their seat, not those after a replacement."""
-    key = "charges" if game == Game.AMERICANA else "captured"
+    key = presenter(game).averaged
     held = Q(match__participants__user=player)
     whole_match = Q(held__from_move=0, held__until_move__isnull=True)
     last_move = Move.objects.filter(match=OuterRef("match"), created_at__lte=OuterRef("created_at"))

@@ -48,6 +48,7 @@ def room_context(table, scope) -> dict:
     return {
         "table": table,
         "my_seat": selectors.seat_of(table=table, user=scope["user"]),
+        "seats": selectors.seat_choices(table=table, user=scope["user"]),
         "bot_form": BotForm(),
         "invite_url": f"{scheme}://{host}{reverse('tables:invitation', args=[table.invite_token])}",
     }

@@ -1,5 +1,7 @@
 """Reads for the lobby and the table pages."""
 
+from dataclasses import dataclass
+
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from .models import Seat, Table
@@ -43,3 +45,34 @@ def seat_of(*, table: Table, user) -> Seat | None:
 def may_watch(*, table: Table, user) -> bool:
     """A private table shows only to the people sitting there (and to staff)."""
     return not table.is_private or user.is_staff or seat_of(table=table, user=user) is not None
+
+
+@dataclass(frozen=True)
+class SeatChoices:
+    """One seat of a table and what the viewer may do with it before the match (the services check again)."""
+
+    seat: Seat
+    sit: bool
+    add_bot: bool
+    remove_bot: bool
+    remove_player: bool
+
+
+def seat_choices(*, table: Table, user) -> list[SeatChoices]:
+    """Each seat with the buttons the viewer gets: anyone seatless may sit at a free seat not kept for
+    someone else; the host adds and removes bots and removes other players while the table waits."""
+    waiting = table.status == Table.Status.WAITING and user.is_authenticated
+    seatless = seat_of(table=table, user=user) is None
+    hosting = waiting and table.host_id == user.pk
+    return [
+        SeatChoices(
+            seat=seat,
+            sit=waiting and seatless and seat.is_free and seat.reserved_for_id in (None, user.pk),
+            add_bot=hosting and seat.is_free,
+            remove_bot=hosting and seat.is_bot,
+            remove_player=hosting
+            and not seat.is_bot
+            and (seat.user_id not in (None, user.pk) or seat.reserved_for_id is not None),
+        )
+        for seat in table.seats.all()
+    ]

@@ -143,6 +143,11 @@ def _side_seats(options: Options, side: int) -> list[int]:
     return [side, side + 2] if options.players == 4 else [side]
 
 
+def teams(options: Options) -> list[list[int]]:
+    """The seats that score together, side by side: partners face each other at four."""
+    return [_side_seats(options, side) for side in range(options.sides)]
+
+
 def _cut_hint(cutting: int) -> IllegalAction:
     if cutting == SEVEN:
         return IllegalAction(gettext_noop("To continue you must cut: play a 7."))

@@ -7,7 +7,7 @@ from django.utils.translation import get_language
 
 from gameplay.cardfaces import CardFace, face
 from gameplay.engine.cards import CODES
-from gameplay.reasons import card_name, suit_name
+from gameplay.games.words import card_name, suit_name
 
 register = template.Library()
 

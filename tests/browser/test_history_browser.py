@@ -67,7 +67,8 @@ def test_a_player_finds_reads_downloads_and_replays_a_match(browser: Browser, li
     page.get_by_test_id("replay-link").click()
     expect(counter(page)).to_have_text(f"Step 0 of {last}")
     expect(page.get_by_test_id("replay-what")).to_contain_text("Round 1 begins")
-    expect(page.get_by_test_id("replay-seats").locator(".rcard")).to_have_count(10)  # both hands, face up
+    # Both hands, face up.
+    expect(page.get_by_test_id("replay-seats").locator(".open-hand .card")).to_have_count(10)
     page.keyboard.press("ArrowRight")
     expect(counter(page)).to_have_text(f"Step 1 of {last}")
     first = match.moves.get(seq=1)

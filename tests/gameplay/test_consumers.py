@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from gameplay import presence, services
 from gameplay.consumers import TRY_AGAIN_LATER, Frame, parse_frame
 from gameplay.engine import get_game
+from gameplay.games.words import card_name
 from gameplay.models import Match, Move
-from gameplay.reasons import card_name
 from tables.events import table_group
 from tables.models import Table
 from tests.channels import communicator as table_communicator

@@ -58,7 +58,7 @@ def test_the_match_page_and_its_score_sheet_name_her_then_the_bot(client, replac
     client.force_login(ana)  # a private table: she may look, having played there
     response = client.get(match_url(replaced))
     assert response.status_code == 200
-    assert response.context["sheet"].names == ["ana → Bot 1", "ion"]
+    assert response.context["sheet"].sides == ["ana → Bot 1", "ion"]
     assert response.context["my_outcome"]
     page = response.text
     seat = page[page.index('data-testid="match-seat"') :]

@@ -137,7 +137,7 @@ def test_the_replay_steps_through_every_move_with_every_hand_face_up(client, pla
     game = get_game("americana")
     dealt = game.new_match(game.options_from_json(played.options), played.seed)
     hands = game.state_to_json(dealt)["hands"]
-    assert [len(seat.hand) for seat in step.seats] == [len(hand) for hand in hands] == [5, 5]
+    assert [len(seat.open_hand) for seat in step.seats] == [len(hand) for hand in hands] == [5, 5]
     assert "Round 1 begins" in first.text and "Step 0 of" in first.text
 
     second = client.get(match_url(played, "replay"), {"step": 1}, headers={"HX-Request": "true"})

@@ -1,7 +1,5 @@
 """Refusals and card names in English and Romanian, from moves the engines actually refuse."""
 
-import json
-
 import pytest
 from django.utils import translation
 
@@ -9,7 +7,7 @@ from gameplay.engine import IllegalAction, get_game
 from gameplay.engine.cards import CODES, SUITS
 from gameplay.engine.classic import DECKS
 from gameplay.engine.core import act
-from gameplay.reasons import card_name, explain, params_from_json, params_to_json, suit_name
+from gameplay.games.words import card_name, explain, suit_name
 from tests.engine.test_americana_rules import deal
 from tests.engine.test_reasons import marked_strings
 
@@ -99,35 +97,6 @@ def test_english_is_the_engines_own_sentence(refusals):
 def test_romanian_uses_the_players_words(refusals):
     with translation.override("ro"):
         assert [explain(error.template, error.params) for error in refusals] == ROMANIAN
-
-
-def test_a_refusal_survives_the_json_trip_and_renders_for_each_reader(refusals):
-    for error in refusals:
-        params = params_from_json(json.loads(json.dumps(params_to_json(error.params))))
-        assert params == error.params
-        for language in ("en", "ro"):
-            with translation.override(language):
-                assert explain(error.template, params) == explain(error.template, error.params)
-
-
-def test_references_travel_tagged(refusals):
-    assert params_to_json(refusals[0].params) == {"top": {"card": "7D"}, "suit": {"suit": "C"}}
-
-
-@pytest.mark.parametrize(
-    "data",
-    [
-        {"x": {"card": "1Z"}},
-        {"x": {"suit": ["S"]}},
-        {"x": {"one_of": []}},
-        {"x": True},
-        {"x": [1]},
-        {"x": {}},
-    ],
-)
-def test_params_from_json_refuses_what_it_never_wrote(data):
-    with pytest.raises(ValueError, match="Not a refusal parameter"):
-        params_from_json(data)
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,9 @@
 """Public events as sentences for the table's log, in the reader's language."""
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
-from .reasons import card_name as card_label
-from .reasons import suit_name as suit_label
+from .words import card_name as card_label
+from .words import gettext as _
+from .words import ngettext
+from .words import suit_name as suit_label
 
 
 def describe(event: dict, names: list[str], *, stood_in: int | None = None) -> str:

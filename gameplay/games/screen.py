@@ -1,0 +1,366 @@
+"""What one viewer's table shows, built from the engine's seat view alone, for either game.
+
+A ``Screen`` is plain data (no database rows, no Django), so the live table, the replay and the
+offline practice table render the same templates from it. Each game's presenter (``americana``,
+``classic``) fills in what only that game knows; this module holds what both share.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .narration import describe
+from .words import gettext as _
+from .words import ngettext
+
+PLAYING, FINISHED, ABORTED = "playing", "finished", "aborted"
+"""A match's status, as the server stores it."""
+LOG_LENGTH = 8
+"""The lines the table's log shows."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who holds a seat, as everyone at the table may know it."""
+
+    name: str
+    is_bot: bool = False
+    level: str = ""
+    """A bot's level in the reader's language ("normal"); "" for a person."""
+    stood_in: bool = False
+    """A bot plays for this person until they come back."""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A round (Americana) or deal (classic) as it was recorded when it ended."""
+
+    number: int
+    summary: Mapping[str, Any]
+
+
+@dataclass
+class SeatInfo:
+    position: int
+    name: str
+    is_me: bool
+    is_bot: bool
+    taken_over: bool
+    to_act: bool
+    cards: int
+    level: str = ""
+    team: int | None = None
+    captured: int | None = None
+    """Classic: the points this seat captured in the deal."""
+    is_partner: bool = False
+    open_hand: list[str] | None = None
+    """The seat's cards face up, for a replay of a finished match; None at a live table."""
+
+
+@dataclass
+class HandCard:
+    code: str
+    playable: bool
+    names_suit: bool = False
+    """Playing it asks which suit to name (an Americana seven): the engine's legal plays name one."""
+
+
+@dataclass
+class Button:
+    type: str
+    label: str
+    key: str
+    """The keyboard key that presses it, or "" for none."""
+
+
+@dataclass
+class SheetCell:
+    """One side in one row: what it was charged or scored then, and its running total."""
+
+    value: int
+    total: int
+    went_out: bool = False
+    reached: bool = False
+    won: bool = False
+    games_won: int | None = None
+
+
+@dataclass
+class SheetRow:
+    number: int
+    cells: list[SheetCell]
+    note: str
+    """Who went out or "nobody out" (Americana); the deal's winner or "a tie" (classic)."""
+    dealer: str = ""
+    reached: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ScoreSheet:
+    """The match's score sheet: a row per finished round or deal, the totals and the result."""
+
+    game: str
+    sides: list[str]
+    goal: str
+    rows: list[SheetRow]
+    totals: list[int]
+    games_won: list[int] | None
+    result: str
+
+    @property
+    def final(self) -> list[tuple[int, int | None]]:
+        """Each side's total and (classic) games won."""
+        return list(zip(self.totals, self.games_won or [None] * len(self.totals), strict=True))
+
+    @property
+    def column_count(self) -> int:
+        per_side = 3 if self.games_won is not None else 2
+        return per_side * len(self.sides) + (2 if self.games_won is not None else 3)
+
+
+@dataclass
+class Screen:
+    """Everything the table shows one viewer (a seat, or a spectator with ``seat=None``)."""
+
+    game: str
+    seat: int | None
+    title: str
+    subtitle: str
+    seats: list[SeatInfo]
+    opponents: list[SeatInfo]
+    me: SeatInfo | None
+    names: list[str]
+    sides: list[str]
+    """Who scores together: each seat, or in four-player classic the partners ("Ana & Ion")."""
+    stock_count: int
+    to_act: int | None
+    version: int = 0
+    match_id: int | None = None
+    hand: list[HandCard] = field(default_factory=list)
+    my_turn: bool = False
+    can_play: bool = False
+    play_label: str = ""
+    buttons: list[Button] = field(default_factory=list)
+    to_act_name: str = ""
+    deadline: str | None = None
+    log: list[str] = field(default_factory=list)
+    outcome_text: str = ""
+    on_show: str = ""
+    """Which score sheet covers the table: "match" once it is over, "round" between rounds or deals."""
+    sheet: ScoreSheet | None = None
+    # Americana
+    top: str = ""
+    suit: str = ""
+    """The suit in force (S H D C), or "" when anything goes (after a joker)."""
+    aimed_text: str = ""
+    hit: str = ""
+    """What hits the seat to act: cards it owes, or the ace's missed turn."""
+    laid_open: list[dict] = field(default_factory=list)
+    # Classic
+    trick: list[dict] = field(default_factory=list)
+    cutting_rank: str = ""
+    holder_text: str = ""
+    captured: list[int] = field(default_factory=list)
+
+
+class Presenter:
+    """A game's screens, words and score sheet. Subclasses say what their game alone knows."""
+
+    game: ClassVar[str]
+    label: ClassVar[str]
+    """The game's name, marked for translation."""
+    averaged: ClassVar[str]
+    """What a player's profile averages per round or deal: a key of the recorded summary."""
+
+    # --- Words about the options and the result -----------------------------------------------------
+
+    def goal(self, options: Mapping[str, Any]) -> str:
+        """What the match is played to."""
+        raise NotImplementedError
+
+    def option_labels(self, options: Mapping[str, Any]) -> list[str]:
+        """The table's options as short phrases a player reads at a glance."""
+        raise NotImplementedError
+
+    def teams(self, options: Mapping[str, Any]) -> list[list[int]]:
+        """The seats that score together, side by side."""
+        return [[seat] for seat in range(options["players"])]
+
+    def sides(self, names: Sequence[str], options: Mapping[str, Any]) -> list[str]:
+        return [" & ".join(names[seat] for seat in members) for members in self.teams(options)]
+
+    def result(
+        self,
+        status: str,
+        winners: Sequence[int],
+        names: Sequence[str],
+        options: Mapping[str, Any],
+        reason: str = "",
+    ) -> str:
+        """How the match came out in a sentence; ``reason`` (marked for translation) says why it stopped."""
+        if status == ABORTED:
+            return _("The match was stopped: %(reason)s") % {"reason": _(reason) if reason else ""}
+        if status == PLAYING:
+            return _("The match is still being played.")
+        if not winners:
+            return _("No winner: the best totals are level.")
+        teams = self.teams(options)
+        team = next(members for members in teams if winners[0] in members)
+        name = " & ".join(names[seat] for seat in team)
+        if len(team) > 1:
+            return _("%(name)s win the match.") % {"name": name}
+        return _("%(name)s wins the match.") % {"name": name}
+
+    def score_sheet(
+        self,
+        rounds: Sequence[Finished],
+        names: Sequence[str],
+        options: Mapping[str, Any],
+        totals: Sequence[int],
+        games_won: Sequence[int] | None,
+        result: str,
+    ) -> ScoreSheet:
+        return ScoreSheet(
+            game=self.game,
+            sides=self.sides(names, options),
+            goal=self.goal(options),
+            rows=[self.sheet_row(done, names, options) for done in rounds],
+            totals=list(totals),
+            games_won=None if games_won is None else list(games_won),
+            result=result,
+        )
+
+    def standings(
+        self, options: Mapping[str, Any], totals: Sequence[int], games_won: Sequence[int] | None
+    ) -> list[int]:
+        """What decides the match, side by side: the totals, or (classic played to games) games won."""
+        return list(totals)
+
+    def sheet_row(self, done: Finished, names: Sequence[str], options: Mapping[str, Any]) -> SheetRow:
+        raise NotImplementedError
+
+    # --- The table --------------------------------------------------------------------------------
+
+    def screen(
+        self,
+        view: Mapping[str, Any],
+        *,
+        players: Sequence[Player],
+        legal: Sequence[Mapping[str, Any]] = (),
+        status: str = PLAYING,
+        reason: str = "",
+        rounds: Sequence[Finished] = (),
+        log: Sequence[tuple[int | None, Sequence[Mapping[str, Any]]]] = (),
+        deadline: str | None = None,
+        version: int = 0,
+        match_id: int | None = None,
+        open_hands: Sequence[Sequence[str]] | None = None,
+    ) -> Screen:
+        """The table as ``view``'s seat sees it (``legal``: that seat's legal actions in JSON, when it is to
+        act; ``log``: the last moves' public events, each with the seat a bot stood in for; ``open_hands``:
+        every hand, for a replay once the match is over)."""
+        seat = view["seat"]
+        options = view["options"]
+        names = [player.name for player in players]
+        to_act = view["to_act"] if status == PLAYING else None
+        teams = self.teams(options)
+        team_of = {member: index for index, members in enumerate(teams) for member in members}
+        paired = len(teams) < len(players)
+        infos = [
+            SeatInfo(
+                position=position,
+                name=player.name,
+                is_me=position == seat,
+                is_bot=player.is_bot,
+                taken_over=player.stood_in,
+                to_act=position == to_act,
+                cards=view["hand_counts"][position],
+                level=player.level,
+                team=team_of[position] if paired else None,
+                is_partner=paired
+                and seat is not None
+                and position != seat
+                and team_of[position] == team_of[seat],
+                open_hand=list(open_hands[position]) if open_hands is not None else None,
+            )
+            for position, player in enumerate(players)
+        ]
+        start = seat if seat is not None else 0
+        around = [infos[(start + i) % len(infos)] for i in range(len(infos))]
+        sides = self.sides(names, options)
+        over = view["match_over"] or status != PLAYING
+        result = self.result(status, view["winners"], names, options, reason) if over else ""
+        screen = Screen(
+            game=self.game,
+            seat=seat,
+            title=_(self.label),
+            subtitle=self.subtitle(view),
+            seats=infos,
+            opponents=around[1:] if seat is not None else around,
+            me=around[0] if seat is not None else None,
+            names=names,
+            sides=sides,
+            stock_count=view["stock_count"],
+            to_act=to_act,
+            version=version,
+            match_id=match_id,
+            to_act_name=names[to_act] if to_act is not None else "",
+            deadline=deadline,
+            log=[
+                line
+                for stood_in, events in log
+                for event in events
+                if (line := describe(event, names, stood_in=stood_in))
+            ][-LOG_LENGTH:],
+            sheet=self.score_sheet(rounds, names, options, view["totals"], self.games_won(view), result),
+        )
+        playable = {action["card"] for action in legal if action["type"] == "play"}
+        suited = {action["card"] for action in legal if "suit" in action}
+        if seat is not None and to_act == seat:
+            screen.my_turn = True
+            screen.can_play = bool(playable)
+            screen.buttons = self.buttons(view, {action["type"] for action in legal})
+            screen.play_label = self.play_label(view)
+        screen.hand = [
+            HandCard(code=code, playable=code in playable, names_suit=code in suited)
+            for code in view["hand"] or ()
+        ]
+        if over:
+            screen.on_show = "match"
+            screen.outcome_text = result
+        elif self.between_rounds(view):
+            screen.on_show = "round"
+            screen.outcome_text = self.round_outcome(view, sides)
+        self.fill(screen, view, team_of if paired else {})
+        return screen
+
+    def subtitle(self, view: Mapping[str, Any]) -> str:
+        raise NotImplementedError
+
+    def games_won(self, view: Mapping[str, Any]) -> list[int] | None:
+        return None
+
+    def buttons(self, view: Mapping[str, Any], kinds: set[str]) -> list[Button]:
+        """The actions besides playing a card that the rules allow now."""
+        raise NotImplementedError
+
+    def play_label(self, view: Mapping[str, Any]) -> str:
+        return _("Play")
+
+    def between_rounds(self, view: Mapping[str, Any]) -> bool:
+        raise NotImplementedError
+
+    def round_outcome(self, view: Mapping[str, Any], sides: Sequence[str]) -> str:
+        raise NotImplementedError
+
+    def fill(self, screen: Screen, view: Mapping[str, Any], team_of: Mapping[int, int]) -> None:
+        """The game's own parts of the screen: the pile or the trick, and what they say."""
+        raise NotImplementedError
+
+    def replay_deal_line(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+        """What a replay says as a round or deal is dealt."""
+        raise NotImplementedError
+
+
+def players_count_label(players: int) -> str:
+    return ngettext("%d player", "%d players", players) % players
