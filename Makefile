@@ -10,7 +10,7 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 export DATABASE_URL_TEST ?= postgres://postgres@127.0.0.1:5432/septica
 export REDIS_URL_TEST ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint superuser translations messages vendor clean
+.PHONY: run prod test lint superuser translations messages vendor clean
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (python3.13 recommended)."; exit 1; }
@@ -32,6 +32,11 @@ translations: $(VENV)/.installed
 run: translations
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py serve --host 127.0.0.1 --port 8000
+
+## The production shape: nginx on PORT (8000) in front of one Daphne per core, a Celery worker with
+## beat; needs DATABASE_URL (PostgreSQL), REDIS_URL and nginx. See README.
+prod: $(VENV)/.installed
+	$(BIN)/python manage.py prod --port $(or $(PORT),8000) $(if $(DAPHNES),--daphnes $(DAPHNES))
 
 ## An administrator account for /admin/
 superuser: $(VENV)/.installed

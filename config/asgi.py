@@ -15,19 +15,15 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.conf import settings  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from gameplay import routing as gameplay_routing  # noqa: E402
 from tables import routing as tables_routing  # noqa: E402
 
 websocket_urlpatterns = tables_routing.websocket_urlpatterns + gameplay_routing.websocket_urlpatterns
 
-http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.SERVE_STATIC else django_asgi_app
-
 application = ProtocolTypeRouter(
     {
-        "http": http_app,
+        "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

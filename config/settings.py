@@ -218,7 +218,17 @@ USE_TZ = True
 # --- Static files ----------------------------------------------------------------
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # With DEBUG off, `collectstatic` writes content-hashed names (cached for a year) and
+    # pre-compressed copies, which nginx (gzip_static) or servestatic serve as they are.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "servestatic.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 
 # --- Security --------------------------------------------------------------------
 SECURE_CSP = {
@@ -267,7 +277,10 @@ LOGGING = {
 }
 
 SERVE_STATIC = env_bool("SERVE_STATIC", True)
-"""Daphne serves /static/ itself unless a front proxy or CDN does (set SERVE_STATIC=0)."""
+"""Daphne serves /static/ itself unless a front proxy or CDN does (set SERVE_STATIC=0): from the
+source folders while DEBUG is on, else the collected files, compressed and cached for a year."""
+if SERVE_STATIC:
+    MIDDLEWARE.insert(1, "servestatic.middleware.ServeStaticMiddleware")
 
 # --- Presence (who has a table open) ----------------------------------------------
 PRESENCE_TTL_SECONDS = float(os.environ.get("PRESENCE_TTL_SECONDS", "30"))

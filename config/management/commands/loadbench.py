@@ -25,7 +25,9 @@ from gameplay import services as gameplay_services
 from tables import services as table_services
 
 VERSION = re.compile(r'name="version" value="(\d+)"')
-PLAYABLE = re.compile(r'<label class="hand-card">\s*<input type="radio" name="card" value="(\w+)"')
+PLAYABLE = re.compile(
+    r'<label class="hand-card">\s*<input type="radio" name="card" value="(\w+)"([^>]*data-seven)?'
+)
 CONNECT_SPACING = 0.01
 """Seconds between two seats' connections: a real crowd does not arrive in one millisecond."""
 BUTTON = re.compile(r'name="type" value="(\w+)"')
@@ -63,8 +65,7 @@ def choose(frame: str, rng: random.Random) -> dict | None:
     buttons = BUTTON.findall(frame)
     cards = PLAYABLE.findall(frame)
     if cards and "play" in buttons:
-        card = rng.choice(cards)
-        names_suit = card.startswith("7") and 'class="suit-picker' in frame  # an Americana seven
+        card, names_suit = rng.choice(cards)  # the page marks a card that names a suit (a seven)
         return {"type": "play", "card": card, **({"suit": "H"} if names_suit else {})}
     others = [b for b in buttons if b not in ("play", "back")]
     return {"type": rng.choice(others)} if others else None
