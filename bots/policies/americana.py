@@ -1,25 +1,35 @@
 """Șeptică Americană players: what each level does with a seat's view.
 
 Cards are the engine's small integers and sets of cards are bit masks (bit ``c`` for card ``c``),
-as in the engine, so sampling hidden hands stays cheap inside the search loop.
+as in the engine, so sampling hidden hands stays cheap inside the search loop. The search plays
+its sampled rounds out on the engine itself (``apply``, then ``playout`` with ``habit`` choosing),
+so the rules live in the engine only.
 """
 
 import random
 
-from gameplay.engine.americana import HAND_SIZE, cards_of, mask_of
-from gameplay.engine.americana import fit_mask as fits
-from gameplay.engine.cards import SEVEN, SUIT_INDEX, SUITS, card
-
-from .americana_sim import (
+from gameplay.engine.americana import (
     ACES,
-    HANDS,
-    JOKERS,
+    GAME,
+    HAND_SIZE,
+    JOKER_MASK,
     POINTS,
     SEVENS,
-    Simulator,
-    charges,
-    draw_cards,
+    SIT_OUT,
+    TAKE,
+    Chooser,
+    Options,
+    State,
+    cards_of,
+    mask_of,
+    nth_card,
+    play_action,
+    round_in_play,
 )
+from gameplay.engine.americana import fit_mask as fits
+from gameplay.engine.cards import SEVEN, SUIT_INDEX, SUITS, card
+from gameplay.engine.core import Action
+
 from .search import Cost, best_action
 
 # Calibrated with the arena on a 2-core server (budget against measured decision times).
@@ -65,7 +75,7 @@ def normal(view: dict, legal: list[dict], rng: random.Random) -> dict:
     me = view["seat"]
     others = [n for seat, n in enumerate(view["hand_counts"]) if seat != me]
     danger = min(others) <= 2
-    attack = draw_cards(view["options"])
+    attack = GAME.options_from_json(view["options"]).draw_cards
     by_card: dict[int, list[dict]] = {}
     for action in plays:
         by_card.setdefault(card(action["card"]), []).append(action)
@@ -131,8 +141,8 @@ class Knowledge:
         self.suit = top & 3 if 0 <= top < 52 else -1
         self.stock: list[int] = [*reversed(buried), *([-1] * (stock - len(buried)))]  # bottom first
         self.pending: list[int] = []  # what was left of the stock before a reshuffle, for the next drawer
-        self.attack = draw_cards(options)
-        self.plain = ~(SEVENS | JOKERS | ACES | self.attack)
+        self.attack = GAME.options_from_json(options).draw_cards
+        self.plain = ~(SEVENS | JOKER_MASK | ACES | self.attack)
 
     def _receive(self, seat: int, count: int) -> int:
         """Give ``seat`` the cards a draw of ``count`` takes; how many of them are not known."""
@@ -206,12 +216,12 @@ class Knowledge:
 
 
 class Sampler:
-    """Full positions (see ``americana_sim``) consistent with a seat's view and, when given, the
-    history's knowledge: known cards where they are, inferred voids respected when possible."""
+    """Full positions (engine states of the round in play) consistent with a seat's view and, when
+    given, the history's knowledge: known cards where they are, inferred voids respected when possible."""
 
     def __init__(self, view: dict, knowledge: Knowledge | None) -> None:
-        options = view["options"]
-        deck = (1 << (54 if options["jokers"] else 52)) - 1
+        self.options = GAME.options_from_json(view["options"])
+        deck = (1 << self.options.deck_size) - 1
         self.me = view["seat"]
         self.hand = mask_of([card(c) for c in view["hand"]])
         self.counts = view["hand_counts"]
@@ -248,7 +258,7 @@ class Sampler:
             view["passes"],
         )
 
-    def __call__(self, rng: random.Random) -> list:
+    def __call__(self, rng: random.Random) -> State:
         pool = self.pool[:]
         rng.shuffle(pool)
         hands = [0] * len(self.counts)
@@ -266,31 +276,68 @@ class Sampler:
             hands[seat] = hand | mask_of(pool[:need])
             del pool[:need]
         stock = [c if c >= 0 else pool.pop() for c in self.stock_known]  # top last
-        return [hands, stock, self.pile, self.suit, self.owed, self.skip, self.seat, self.passes]
+        return round_in_play(
+            self.options,
+            hands,
+            stock,
+            self.pile[:],
+            suit=self.suit,
+            owed=self.owed,
+            skip=self.skip,
+            to_act=self.seat,
+            passes=self.passes,
+            seed=rng.getrandbits(64),
+        )
+
+
+def habit(options: Options) -> Chooser:
+    """``normal``'s habits, loosened, as a playout chooser for every seat: answer owed cards and
+    skips whenever possible; on an ordinary turn keep sevens, twos and aces while an ordinary
+    card fits, but attack and skip when somebody is about to go out; half the time shed the
+    dearest card, otherwise any; a seven names the suit held most."""
+    attack = options.draw_cards
+    plain = ((1 << 54) - 1) & ~(SEVENS | JOKER_MASK | ACES | attack)
+
+    def choose(
+        hands: list[int], seat: int, playable: int, other: Action | None, rng: random.Random
+    ) -> Action:
+        cards = playable
+        if other is not TAKE and other is not SIT_OUT:  # an ordinary turn
+            if any(hands[s].bit_count() <= 2 for s in range(len(hands)) if s != seat):
+                cards = cards & (attack | ACES) or cards & plain or cards
+            else:
+                cards = cards & plain or cards & ~SEVENS or cards
+        if rng.random() < 0.5:
+            c = max(cards_of(cards), key=POINTS.__getitem__)
+        else:
+            c = nth_card(cards, int(rng.random() * cards.bit_count()))
+        if (1 << c) & SEVENS:
+            return play_action(c, _best_suit(cards_of(hands[seat] ^ (1 << c))))
+        return play_action(c)
+
+    return choose
 
 
 def hard(
     view: dict, legal: list[dict], rng: random.Random, history: list[dict] | None, budget: float
 ) -> dict:
-    """Playouts to the round's end on sampled deals, every seat playing like ``normal``; the
-    best mean of (the others' mean charge - my charge)."""
+    """Playouts to the round's end on sampled deals, every seat playing by ``habit``; the best
+    mean of (the others' mean charge - my charge)."""
     me = view["seat"]
     players = len(view["hand_counts"])
     knowledge = None if history is None else Knowledge.from_history(view, history)
     sample = Sampler(view, knowledge)
-    simulator = Simulator(view["options"])
+    habits = habit(sample.options)
     # The normal player's pick goes first, so it wins ties.
     favourite = normal(view, legal, rng)
     ordered = [favourite, *(a for a in legal if a is not favourite)]
+    actions = [GAME.action_from_json(a) for a in ordered]
 
-    def evaluate(base: list, index: int, rng: random.Random) -> tuple[float, int]:
-        hands, stock, pile, *rest = base
-        position = [hands[:], stock[:], pile[:], *rest]
-        out = simulator.step(position, ordered[index], rng)
-        if out is None:
-            charged, decisions = simulator.finish(position, rng)
-        else:
-            charged, decisions = charges(position[HANDS], out), 0
+    def evaluate(base: State, index: int, rng: random.Random) -> tuple[float, int]:
+        state = GAME.clone(base)
+        GAME.apply(state, actions[index])
+        decisions = GAME.playout(state, rng, habits)
+        charged = state.charges
         return (sum(charged) - charged[me]) / (players - 1) - charged[me], decisions
 
     return ordered[best_action(len(ordered), sample, evaluate, rng, budget=budget, cost=COST)]

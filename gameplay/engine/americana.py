@@ -5,10 +5,13 @@ cards fit" is one AND with a precomputed mask and a hand is one int to copy.
 The stock is a list with its top card last (``pop()`` draws); the pile is a
 list with the face-up top last.
 
-Two paths play the rules: the readable one (``legal_actions`` / ``apply``,
-with reasons a player can read and public events) and ``playout``, an inlined
-loop for bot search. They share the tables, the deal and the round's end; the
-tests replay every playout decision through ``apply`` and demand the same state.
+The rulebook is two predicates, ``_playable`` (which cards may go down) and
+``_other`` (which other action is open: take, sit out or draw); ``legal_actions``
+lists what they allow and ``apply`` refuses what they do not (``_refusal`` says
+why, in words a player can read). ``playout``, the inlined loop bots search with,
+asks the same two questions on local variables and lets a chooser pick among the
+answers; the tests replay every playout decision through ``apply`` and demand the
+same state.
 
 Decisions taken where RULES.md leaves room, as a Romanian table plays:
 - A turn is one action: a drawn card that fits waits for the next turn.
@@ -39,10 +42,22 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
-from .cards import ACE, CODES, JACK, KING, QUEEN, RANKS, SEVEN, SUIT_INDEX, SUITS, TWO, card, parse_codes
-from .core import CardRef, Event, IllegalAction, OneOf, SuitRef, gettext_noop, sorted_action_json
+from .cards import ACE, CODES, JACK, KING, QUEEN, RANKS, SEVEN, SUIT_INDEX, SUITS, TWO, parse_codes
+from .core import (
+    Action,
+    ActionJSON,
+    ActionSet,
+    CardRef,
+    Event,
+    IllegalAction,
+    OneOf,
+    SuitRef,
+    action_to_json,
+    gettext_noop,
+    sorted_action_json,
+)
 from .rng import Rng
 
 NAME = "americana"
@@ -139,35 +154,12 @@ _OPTION_KEYS = ("players", "jokers", "jack_draws_two", "court_follows", "target"
 # --- Actions ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One decision: ``play`` a card (a seven names ``suit``), ``draw``, ``take`` what is owed, ``sit_out``.
-
-    Every possible action exists once, prebuilt (``play_action``, ``DRAW``...), so
-    generating legal actions allocates nothing; ``card``/``suit`` are -1 when unused.
-    """
-
-    type: str
-    card: int = -1
-    suit: int = -1
-
-    def __str__(self) -> str:
-        if self.type != "play":
-            return self.type
-        named = f" {SUITS[self.suit]}" if self.suit >= 0 else ""
-        return f"play {CODES[self.card]}{named}"
-
-
-DRAW = Action("draw")
-TAKE = Action("take")
-SIT_OUT = Action("sit_out")
-_PLAY = tuple(Action("play", c) for c in range(54))  # for a seven: one that has named no suit (never legal)
-_PLAY_SEVEN = {c: tuple(Action("play", c, s) for s in range(4)) for c in cards_of(SEVENS)}
-
-
-def play_action(card_: int, suit: int = -1) -> Action:
-    """The prebuilt action playing ``card_`` (a seven naming ``suit``)."""
-    return _PLAY_SEVEN[card_][suit] if suit >= 0 else _PLAY[card_]
+# ``play`` a card (a seven names a suit), ``draw``, ``take`` what is owed, ``sit_out`` an ace's skip.
+ACTIONS = ActionSet(("draw", "take", "sit_out"), range(54), cards_of(SEVENS))
+DRAW, TAKE, SIT_OUT = (ACTIONS.kinds[kind] for kind in ("draw", "take", "sit_out"))
+_PLAY = tuple(ACTIONS.plays[c] for c in range(54))  # for a seven: one that has named no suit (never legal)
+_PLAY_SEVEN = ACTIONS.named
+play_action = ACTIONS.play
 
 
 def _play_actions(cards: int, into: list[Action]) -> None:
@@ -180,6 +172,58 @@ def _play_actions(cards: int, into: list[Action]) -> None:
             into.extend(_PLAY_SEVEN[c])
         else:
             into.append(_PLAY[c])
+
+
+# --- Choosers: who picks among the legal options in a playout ----------------------------------------
+
+Chooser = Callable[[list[int], int, int, Action | None, random.Random], Action]
+"""Picks one decision in ``Americana.playout``: called as ``chooser(hands, seat, playable, other,
+rng)`` with every hand's mask (a search plays out a full position), the seat to act, the mask of
+the cards it may put down (never empty) and the other action open (``TAKE`` when cards are owed,
+``SIT_OUT`` under an ace's skip, ``DRAW`` on an ordinary turn, None when nothing is left to draw).
+It returns ``other`` or the prebuilt play of a card in ``playable`` (``play_action``; a seven
+names a suit). The playout trusts it, so a chooser may only choose; it never bends a rule."""
+
+
+def nth_card(cards: int, index: int) -> int:
+    """The ``index``-th lowest card of a mask."""
+    for _ in range(index):
+        cards &= cards - 1
+    return (cards & -cards).bit_length() - 1
+
+
+def _legal_count(playable: int, other: Action | None) -> int:
+    """How many legal actions the options stand for (a seven is one per suit it may name)."""
+    return playable.bit_count() + 3 * (playable & SEVENS).bit_count() + (other is not None)
+
+
+def random_choice(
+    hands: list[int], seat: int, playable: int, other: Action | None, rng: random.Random
+) -> Action:
+    """Uniformly one of the legal actions."""
+    sevens = playable & SEVENS
+    plain = playable ^ sevens
+    count = plain.bit_count()
+    pick = int(rng.random() * _legal_count(playable, other))
+    if pick < count:
+        return _PLAY[nth_card(plain, pick)]
+    pick -= count
+    if pick < 4 * sevens.bit_count():
+        return _PLAY_SEVEN[nth_card(sevens, pick >> 2)][pick & 3]
+    assert other is not None
+    return other
+
+
+def rollout_choice(
+    hands: list[int], seat: int, playable: int, other: Action | None, rng: random.Random
+) -> Action:
+    """Uniformly one of the cards that may go down (a seven naming a random suit): never a draw,
+    a take or a sit-out while a card could be played."""
+    c = nth_card(playable, int(rng.random() * playable.bit_count()))
+    return _PLAY_SEVEN[c][int(rng.random() * 4)] if (1 << c) & SEVENS else _PLAY[c]
+
+
+CHOOSERS: dict[str, Chooser] = {"random": random_choice, "rollout": rollout_choice}
 
 
 # --- State ------------------------------------------------------------------------------------------
@@ -226,8 +270,55 @@ class State:
         self.out: int | None = None  # the seat that went out this round
 
 
+def round_in_play(
+    options: Options,
+    hands: list[int],
+    stock: list[int],
+    pile: list[int],
+    *,
+    suit: int,
+    owed: int,
+    skip: bool,
+    to_act: int,
+    passes: int,
+    seed: int,
+) -> State:
+    """A round being played, from its parts (hand masks, the stock and the pile with their tops
+    last), as a search samples one; unchecked, for speed: the caller puts every card in one place.
+    The totals start at 0, so the round's end says only what it charged."""
+    state = State(options, Rng(seed))
+    state.round = 1
+    state.hands, state.stock, state.pile = hands, stock, pile
+    state.suit, state.owed, state.skip, state.to_act, state.passes = suit, owed, skip, to_act, passes
+    return state
+
+
 def _drawable(state: State) -> bool:
     return bool(state.stock) or len(state.pile) > 1
+
+
+# --- The rulebook: what the seat to act may do, asked by legal_actions, apply and the turn order ---
+
+
+def _playable(state: State) -> int:
+    """Mask of the cards the seat to act may put down now: an answer to owed cards, an ace to pass
+    a skip on, or else a card that fits the top with the suit in force."""
+    hand = state.hands[state.to_act]
+    if state.owed:
+        return hand & state.options.draw_cards
+    if state.skip:
+        return hand & ACES
+    return hand & state.options.fit_table[state.pile[-1] * 5 + state.suit + 1]
+
+
+def _other(state: State) -> Action | None:
+    """The one action besides a card the seat to act may take now: take what is owed, sit out an
+    ace's skip, or draw a card (None: nothing is owed or skipped and nothing is left to draw)."""
+    if state.owed:
+        return TAKE
+    if state.skip:
+        return SIT_OUT
+    return DRAW if _drawable(state) else None
 
 
 def _draw(state: State, seat: int, count: int, events: list[Event]) -> int:
@@ -268,29 +359,22 @@ def draw_into(
     return hand
 
 
-def _can_act(state: State, seat: int) -> bool:
-    """Whether ``seat`` has anything to do; only an ordinary turn can leave a player with nothing."""
-    if state.owed or state.skip:
-        return True
-    fit = state.options.fit_table[state.pile[-1] * 5 + state.suit + 1]
-    return bool(state.hands[seat] & fit) or _drawable(state)
-
-
 def _start_turn(state: State, seat: int, events: list[Event]) -> None:
     """Give the turn to ``seat``, passing automatically for whoever can do nothing."""
     players = state.options.players
-    while not _can_act(state, seat):
+    state.to_act = seat
+    while not _playable(state) and _other(state) is None:
         events.append({"type": "passed", "seat": seat})
         state.passes += 1
         if state.passes >= players:
             _end_round(state, None, events)
             return
-        seat = (seat + 1) % players
-    state.to_act = seat
+        seat = state.to_act = (seat + 1) % players
 
 
-def _end_round(state: State, out: int | None, events: list[Event]) -> None:
-    """Charge the hands, add up the totals, and end the match when a total reaches the target."""
+def _end_round(state: State, out: int | None, events: list[Event] | None) -> None:
+    """Charge the hands, add up the totals, and end the match when a total reaches the target;
+    the public events go to ``events`` (None: a playout, which keeps none)."""
     values = [hand_value(hand) for hand in state.hands]
     if out is None:
         lowest = min(values)
@@ -306,6 +390,8 @@ def _end_round(state: State, out: int | None, events: list[Event]) -> None:
     state.to_act = None
     over = max(state.totals) >= state.options.target
     state.phase = OVER if over else AWAITING_DEAL
+    if events is None:
+        return
     events.append(
         {
             "type": "round_over",
@@ -434,7 +520,8 @@ def _answers(options: Options) -> OneOf:
 
 
 def _refusal(state: State, action: Action) -> IllegalAction | None:
-    """Why the seat to act may not take ``action`` now, or None when it may (one rule for all callers)."""
+    """Why the seat to act may not take ``action`` now, or None when it may: the rulebook's
+    verdict (``_playable``, ``_other``), with the rule broken said in a player's words."""
     if state.phase == OVER:
         return IllegalAction(gettext_noop("The match is over."))
     if state.phase == AWAITING_DEAL:
@@ -451,9 +538,10 @@ def _refusal(state: State, action: Action) -> IllegalAction | None:
             return IllegalAction(gettext_noop("Name a suit for your seven."))
         if not seven and action.suit != -1:
             return IllegalAction(gettext_noop("Only a seven names a suit."))
+        if _playable(state) >> c & 1:
+            return None
+        # Why not: owed cards first, then a skip, then the top to follow.
         if state.owed:
-            if (1 << c) & options.draw_cards:
-                return None
             if seven:
                 return IllegalAction(gettext_noop("A seven cannot answer cards you owe."))
             return IllegalAction(
@@ -461,8 +549,6 @@ def _refusal(state: State, action: Action) -> IllegalAction | None:
                 answers=_answers(options),
             )
         if state.skip:
-            if c < 52 and c >> 2 == ACE:
-                return None
             if seven:
                 return IllegalAction(
                     gettext_noop("A seven cannot dodge a skip: pass it on with an ace or sit out.")
@@ -471,8 +557,6 @@ def _refusal(state: State, action: Action) -> IllegalAction | None:
                 gettext_noop("An ace is making you miss this turn: pass it on with an ace or sit out.")
             )
         top = state.pile[-1]
-        if (1 << c) & options.fit_table[top * 5 + state.suit + 1]:
-            return None
         # Nothing ever refuses to follow a joker, so ``top`` is an ordinary card here.
         if top & 3 != state.suit:  # a seven named another suit
             return IllegalAction(
@@ -481,6 +565,8 @@ def _refusal(state: State, action: Action) -> IllegalAction | None:
                 suit=SuitRef(SUITS[state.suit]),
             )
         return IllegalAction(gettext_noop("That card does not follow %(top)s."), top=CardRef(CODES[top]))
+    if action == _other(state):
+        return None
     if kind == "draw":
         if state.owed:
             return IllegalAction(
@@ -495,13 +581,11 @@ def _refusal(state: State, action: Action) -> IllegalAction | None:
                     "pass it on with an ace or sit out."
                 )
             )
-        if not _drawable(state):
-            return IllegalAction(gettext_noop("There is nothing left to draw."))
-        return None
+        return IllegalAction(gettext_noop("There is nothing left to draw."))
     if kind == "take":
-        return None if state.owed else IllegalAction(gettext_noop("Nothing is waiting for you to take."))
+        return IllegalAction(gettext_noop("Nothing is waiting for you to take."))
     if kind == "sit_out":
-        return None if state.skip else IllegalAction(gettext_noop("No ace is making you miss a turn."))
+        return IllegalAction(gettext_noop("No ace is making you miss a turn."))
     return IllegalAction(gettext_noop("Unknown action %(action)s."), action=repr(action))
 
 
@@ -524,6 +608,75 @@ def _int_field(data: dict, key: str, low: int = 0, high: int | None = None) -> i
     if type(value) is not int or value < low or (high is not None and value > high):
         raise ValueError(f"State field {key!r} is missing or out of range: {value!r}.")
     return value
+
+
+class OptionsJSON(TypedDict):
+    """A table's options as they cross JSON (``Options`` field by field)."""
+
+    players: int
+    """2, 3 or 4."""
+    jokers: bool
+    """The two jokers are in the deck: each makes the next player take five."""
+    jack_draws_two: bool
+    """A jack makes the next player take two, like a two."""
+    court_follows: bool
+    """A jack may go on a two, a queen on a three, a king on a four, whatever their suits."""
+    target: int
+    """The total (101, 301 or 501) that ends the match once a player reaches it."""
+
+
+class AmericanaView(TypedDict):
+    """What one seat (or a spectator) may know of a match: ``Americana.view``. Cards are codes
+    (``"10H"``, ``"XR"``), suits are ``"S"``, ``"H"``, ``"D"``, ``"C"``, seats are 0-based."""
+
+    game: str
+    """Always ``"americana"``."""
+    options: OptionsJSON
+    """The table's options."""
+    seat: int | None
+    """Whose view this is; None for a spectator."""
+    round: int
+    """The current (or just finished) round, from 1."""
+    dealer: int
+    """The seat that dealt this round; the seat after it played first."""
+    to_act: int | None
+    """The seat whose decision it is; None between rounds and after the match."""
+    hand: list[str] | None
+    """This seat's cards, lowest first; None for a spectator."""
+    hand_counts: list[int]
+    """How many cards each seat holds."""
+    stock_count: int
+    """Cards left to draw (the stock itself is never shown)."""
+    pile: list[str]
+    """The face-up pile, its top last."""
+    top: str
+    """The pile's top card: the card to follow."""
+    suit: str | None
+    """The suit in force (a seven's named suit, else the top's); None after a joker (anything fits)."""
+    owed: int
+    """Cards the seat to act must take or pass on (twos, jacks when they draw, jokers)."""
+    skip: bool
+    """An ace makes the seat to act sit out unless it plays an ace."""
+    passes: int
+    """Automatic passes in a row (a seat that could neither play nor draw)."""
+    totals: list[int]
+    """Each seat's match total so far, this round's charges included once it is over."""
+    charges: list[int] | None
+    """What each hand was charged when the round ended; None while it is on."""
+    out: int | None
+    """The seat that went out this round; None while it is on, or when nobody went out."""
+    round_over: bool
+    """The round is finished (awaiting the next deal, or the match is over)."""
+    awaiting_deal: bool
+    """The round is over and the next one waits to be dealt."""
+    match_over: bool
+    """A total reached the target: the match is over."""
+    winners: list[int]
+    """Once the match is over, the seat with the single lowest total; empty otherwise (and on a tie)."""
+    losers: list[int]
+    """Once the match is over, the seats whose totals reached the target."""
+    hands: list[list[str]] | None
+    """Every hand, laid open once the round is over so every seat can check the charges; None before."""
 
 
 class Americana:
@@ -553,8 +706,14 @@ class Americana:
             target=target,
         )
 
-    def options_to_json(self, options: Options) -> dict:
-        return {key: getattr(options, key) for key in _OPTION_KEYS}
+    def options_to_json(self, options: Options) -> OptionsJSON:
+        return {
+            "players": options.players,
+            "jokers": options.jokers,
+            "jack_draws_two": options.jack_draws_two,
+            "court_follows": options.court_follows,
+            "target": options.target,
+        }
 
     # Lifecycle
 
@@ -590,20 +749,15 @@ class Americana:
     # Rules
 
     def legal_actions(self, state: State) -> list[Action]:
+        """The rulebook's answers listed: every playable card (a seven once per suit), then the
+        other action open, if any."""
         if state.phase != PLAYING:
             return []
-        hand = state.hands[state.to_act]
         actions: list[Action] = []
-        if state.owed:
-            _play_actions(hand & state.options.draw_cards, actions)
-            actions.append(TAKE)
-        elif state.skip:
-            _play_actions(hand & ACES, actions)
-            actions.append(SIT_OUT)
-        else:
-            _play_actions(hand & state.options.fit_table[state.pile[-1] * 5 + state.suit + 1], actions)
-            if _drawable(state):
-                actions.append(DRAW)
+        _play_actions(_playable(state), actions)
+        other = _other(state)
+        if other is not None:
+            actions.append(other)
         return actions
 
     def apply(self, state: State, action: Action) -> list[Event]:
@@ -653,7 +807,7 @@ class Americana:
 
     # What each seat sees
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> AmericanaView:
         players = state.options.players
         if seat is not None and (not isinstance(seat, int) or not 0 <= seat < players):
             raise ValueError(f"No seat {seat!r} at a table of {players}.")
@@ -770,36 +924,11 @@ class Americana:
         copy.out = state.out
         return copy
 
-    def action_to_json(self, action: Action) -> dict:
-        if action.type != "play":
-            return {"type": action.type}
-        data = {"type": "play", "card": CODES[action.card]}
-        if action.suit >= 0:
-            data["suit"] = SUITS[action.suit]
-        return data
+    def action_to_json(self, action: Action) -> ActionJSON:
+        return action_to_json(action)
 
     def action_from_json(self, data: dict) -> Action:
-        if not isinstance(data, dict):
-            raise ValueError(f"An action must be a JSON object, got {data!r}.")
-        kind = data.get("type")
-        simple = {"draw": DRAW, "take": TAKE, "sit_out": SIT_OUT}
-        if kind in simple:
-            if len(data) != 1:
-                raise ValueError(f"A {kind!r} action has no other fields: {data!r}.")
-            return simple[kind]
-        if kind != "play":
-            raise ValueError(f"Unknown action type {kind!r}: expected play, draw, take or sit_out.")
-        if set(data) - {"type", "card", "suit"}:
-            raise ValueError(f"A play has only 'card' and, for a seven, 'suit': {data!r}.")
-        played = card(data.get("card"))
-        if "suit" not in data:
-            return _PLAY[played]
-        if played not in _PLAY_SEVEN:
-            raise ValueError(f"Only a seven names a suit: {data!r}.")
-        suit = data["suit"]
-        if suit not in SUIT_INDEX:
-            raise ValueError(f"A suit is one of S, H, D, C, got {suit!r}.")
-        return _PLAY_SEVEN[played][SUIT_INDEX[suit]]
+        return ACTIONS.from_json(data)
 
     # Search
 
@@ -807,21 +936,22 @@ class Americana:
         self,
         state: State,
         rng: random.Random,
-        policy: str = "random",
+        policy: "str | Chooser" = "random",
         record: list[tuple[Action, int]] | None = None,
     ) -> int:
         """Play the current round to its end, in place; see ``core.Game.playout``.
 
-        Inlines ``legal_actions``/``apply`` for speed. With ``record`` it appends
-        (action chosen, number of legal actions) per decision, for the tests that
+        ``policy``: "random", "rollout" or any ``Chooser``, asked at every decision where a card
+        may go down (taking, sitting out or drawing with no card to play needs no asking). It
+        asks the rulebook's two questions inline, on local variables, for speed. With ``record``
+        it appends (action chosen, number of legal actions) per decision, for the tests that
         hold this path to the readable one.
         """
-        if policy not in ("random", "rollout"):
-            raise ValueError(f"Unknown playout policy {policy!r}: expected 'random' or 'rollout'.")
+        choose = CHOOSERS.get(policy) if isinstance(policy, str) else policy
+        if choose is None:
+            raise ValueError(f"Unknown playout policy {policy!r}: expected 'random', 'rollout' or a chooser.")
         if state.phase != PLAYING:
             return 0
-        rollout = policy == "rollout"
-        uniform = rng.random
         options = state.options
         players = options.players
         fit_table = options.fit_table
@@ -835,52 +965,30 @@ class Americana:
         out = None
         while True:
             hand = hands[seat]
-            # Choose ``pick``: the index of the card to play in the mask ``cards``, or ``count`` for
-            # the other action (take, sit out, draw); ``named`` is a seven's suit (-1: not chosen yet).
-            named = -1
-            if owed or skip:
-                cards = hand & (draw_cards if owed else ACES)
-                count = cards.bit_count()
-                legal = count + 1
-                pick = int(uniform() * (count if rollout else legal))
+            # The rulebook inline: ``playable`` as ``_playable``, ``other`` as ``_other``.
+            if owed:
+                playable = hand & draw_cards
+                other: Action | None = TAKE
+            elif skip:
+                playable = hand & ACES
+                other = SIT_OUT
             else:
-                cards = hand & fit_table[top * 5 + suit + 1]
-                can_draw = 1 if stock or len(pile) > 1 else 0
-                if not cards and not can_draw:
+                playable = hand & fit_table[top * 5 + suit + 1]
+                other = DRAW if stock or len(pile) > 1 else None
+                if not playable and other is None:
                     passes += 1
                     if passes >= players:
                         break
                     seat = seat + 1 if seat + 1 < players else 0
                     continue
-                count = cards.bit_count()
-                sevens = cards & SEVENS
-                held_sevens = sevens.bit_count()
-                legal = count + 3 * held_sevens + can_draw  # a seven is one action per suit it may name
-                if rollout:
-                    pick = int(uniform() * count)
-                else:
-                    plain = count - held_sevens
-                    pick = int(uniform() * legal)
-                    if pick < plain:
-                        cards ^= sevens
-                    elif pick < legal - can_draw:
-                        pick -= plain
-                        named = pick & 3
-                        pick >>= 2
-                        cards = sevens
-                    else:
-                        pick = count
+            action = choose(hands, seat, playable, other, rng) if playable else other
+            if record is not None:
+                record.append((action, _legal_count(playable, other)))
             decisions += 1
             passes = 0
-            if pick < count:
-                for _ in range(pick):
-                    cards &= cards - 1
-                low = cards & -cards
-                c = low.bit_length() - 1
-                if low & SEVENS and named < 0:
-                    named = int(uniform() * 4)
-                if record is not None:
-                    record.append((_PLAY_SEVEN[c][named] if named >= 0 else _PLAY[c], legal))
+            c = action.card
+            if c >= 0:
+                low = 1 << c
                 hand ^= low
                 hands[seat] = hand
                 pile.append(c)
@@ -889,7 +997,7 @@ class Americana:
                     suit = -1
                     owed += 5
                 else:
-                    suit = named if named >= 0 else c & 3
+                    suit = action.suit if action.suit >= 0 else c & 3
                     if low & draw_cards:
                         owed += 2
                     elif low & ACES:
@@ -897,19 +1005,15 @@ class Americana:
                 if not hand:
                     out = seat
                     break
-            elif skip:
+            elif other is SIT_OUT:
                 skip = False
-                if record is not None:
-                    record.append((SIT_OUT, legal))
             else:
                 # Take what is owed (writing off what cannot be drawn) or draw one card.
-                if record is not None:
-                    record.append((TAKE if owed else DRAW, legal))
                 hands[seat] = draw_into(hand, owed or 1, stock, pile, shuffle)
                 owed = 0
             seat = seat + 1 if seat + 1 < players else 0
         state.suit, state.owed, state.skip, state.passes = suit, owed, skip, passes
-        _end_round(state, out, [])
+        _end_round(state, out, None)
         return decisions
 
     def scenario_report(self, state: State) -> dict:

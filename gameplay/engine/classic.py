@@ -20,9 +20,19 @@ Points RULES.md leaves open, decided as a Romanian table would expect (each is t
 
 import random
 from dataclasses import dataclass
+from typing import TypedDict
 
 from .cards import ACE, CODES, RANKS, SEVEN, TEN, parse_codes
-from .core import Event, IllegalAction, gettext_noop, sorted_action_json
+from .core import (
+    Action,
+    ActionJSON,
+    ActionSet,
+    Event,
+    IllegalAction,
+    action_to_json,
+    gettext_noop,
+    sorted_action_json,
+)
 from .rng import Rng
 
 HAND_SIZE = 4
@@ -67,21 +77,11 @@ class Options:
         return 2 if self.players == 4 else self.players
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One decision: play a card (``card`` is its int), end the trick, or take it."""
-
-    kind: str
-    card: int | None = None
-
-    def __str__(self) -> str:
-        return self.kind if self.card is None else f"{self.kind} {CODES[self.card]}"
-
-
+# One decision: play a card, end the trick (the leader, instead of fighting on), or take it.
 # Every action exists once, so legal_actions and the playout never build one.
-PLAYS = {c: Action("play", c) for c in DECK}
-END = Action("end")
-TAKE_TRICK = Action("take")
+ACTIONS = ActionSet(("end", "take"), DECK)
+PLAYS = ACTIONS.plays
+END, TAKE_TRICK = ACTIONS.kinds["end"], ACTIONS.kinds["take"]
 
 
 class State:
@@ -354,6 +354,138 @@ def _code_lists(data: dict, key: str, length: int) -> list[list[int]]:
     return [parse_codes(v) for v in value]
 
 
+# --- The rulebook: what the seat to act may do, asked by legal_actions and apply ----------------------
+
+
+def _playable(state: State) -> list[int]:
+    """The cards the seat to act may play now: any card of its hand while a trick goes round, only
+    a cutting card when the leader fights on, none while the trick waits to be taken."""
+    phase = state.phase
+    if phase == PLAY:
+        return state.hands[state.turn]
+    if phase == CONTINUE:
+        cuts = CUTS[state.cutting]
+        return [c for c in state.hands[state.leader] if cuts[c]]
+    return []
+
+
+def _other(state: State) -> Action | None:
+    """The one action besides a card open now: the leader may end the trick instead of fighting
+    on; a trick won must be taken by its winner."""
+    phase = state.phase
+    if phase == CONTINUE:
+        return END
+    return TAKE_TRICK if phase == TAKE else None
+
+
+def _refusal(state: State, action: object) -> IllegalAction | None:
+    """Why the seat to act may not take ``action`` now, or None when it may: the rulebook's verdict
+    (``_playable``, ``_other``), with the rule broken said in a player's words."""
+    phase = state.phase
+    if phase == MATCH_OVER:
+        return IllegalAction(gettext_noop("The match is over."))
+    if phase == DEAL_OVER:
+        return IllegalAction(gettext_noop("This deal is over: wait for the next one."))
+    if not isinstance(action, Action) or action.type not in ("play", "end", "take") or action.suit >= 0:
+        return IllegalAction(gettext_noop("That is not a Șeptică move."))
+    kind = action.type
+    if kind == "play" and action.card in _playable(state):
+        return None
+    if action == _other(state):
+        return None
+    # Why not: a trick to take first, then what "take" and "end" need, then the card.
+    if phase == TAKE:
+        return IllegalAction(gettext_noop("The trick is over: the winner must take it."))
+    if kind == "take":
+        if phase == CONTINUE:
+            return IllegalAction(gettext_noop("Continue with a cutting card or end the trick first."))
+        if not state.trick:
+            return IllegalAction(gettext_noop("There is no trick to take yet: lead a card."))
+        return IllegalAction(gettext_noop("The trick is not over yet: play a card."))
+    if kind == "end":
+        if state.turn != state.leader:
+            return IllegalAction(gettext_noop("Only the player who led can continue or end."))
+        return IllegalAction(gettext_noop("There is no trick to end yet: lead a card."))
+    if phase == CONTINUE and action.card in state.hands[state.leader]:
+        return _cut_hint(state.cutting)
+    return IllegalAction(gettext_noop("You do not hold that card."))
+
+
+class TrickCard(TypedDict):
+    """One card of the trick on the table, in the order it was played."""
+
+    seat: int
+    """Who played it."""
+    card: str
+    """Its code (``"10H"``)."""
+    cuts: bool
+    """It took the trick over when played: the lead, or a card of the led rank or a seven."""
+
+
+class OptionsJSON(TypedDict):
+    """A table's options as they cross JSON (``Options`` field by field)."""
+
+    players: int
+    """2, 3 or 4 (four play as two teams: seats 0 and 2 against 1 and 3)."""
+    match: str
+    """When the match ends: ``points8``/``points21`` (a side's total), ``games1``..``games3`` (deals won)."""
+    lead: str
+    """Who leads each new deal: ``rotate`` (one seat on) or ``winner`` (the last deal's winner)."""
+
+
+class ClassicView(TypedDict):
+    """What one seat (or a spectator) may know of a match: ``Classic.view``. Cards are codes
+    (``"10H"``), seats are 0-based, sides are indices into ``teams``."""
+
+    game: str
+    """Always ``"classic"``."""
+    options: OptionsJSON
+    """The table's options."""
+    seat: int | None
+    """Whose view this is; None for a spectator."""
+    deal: int
+    """The current (or just finished) deal, from 1."""
+    teams: list[list[int]]
+    """The seats of each side: one seat per side, or two teams of two with four players."""
+    hand: list[str] | None
+    """This seat's cards in the order they came; None for a spectator."""
+    hand_counts: list[int]
+    """How many cards each seat holds."""
+    stock_count: int
+    """Cards left in the stock (the stock itself is never shown)."""
+    trick: list[TrickCard]
+    """The trick on the table, in play order; empty between tricks."""
+    cutting_rank: str | None
+    """The rank that cuts this trick (the lead's; a seven always cuts); None with no trick."""
+    holder: int | None
+    """The seat holding the trick (the last to cut it); None with no trick."""
+    leader: int
+    """The seat that led this trick (or leads the next)."""
+    to_act: int | None
+    """The seat whose decision it is; None between deals and after the match."""
+    awaiting: str | None
+    """What ``to_act`` must do: ``play``, ``continue`` (the leader fights on or ends) or ``take``;
+    None between deals and after the match."""
+    legal: list[ActionJSON]
+    """The actions this seat may take now, in their JSON form; empty unless it is to act."""
+    captured: list[int]
+    """The tens and aces each seat has taken this deal."""
+    deal_points: list[int]
+    """This deal's points per side so far."""
+    deal_over: bool
+    """The deal is finished (awaiting the next one, or the match is over)."""
+    deal_winner: int | None
+    """Once the deal is over, the side with the most points; None while it is on or on a tie."""
+    totals: list[int]
+    """Each side's points over the match."""
+    games_won: list[int]
+    """Deals each side has won over the match."""
+    match_over: bool
+    """The match format's target is reached: the match is over."""
+    winners: list[int]
+    """Once the match is over, the winning side's seats; empty otherwise (and on a tie)."""
+
+
 class Classic:
     """The classic game's rules behind the ``core.Game`` protocol."""
 
@@ -380,7 +512,7 @@ class Classic:
             raise ValueError(f"'lead' must be 'rotate' or 'winner', got {lead!r}.")
         return Options(players, match, lead)
 
-    def options_to_json(self, options: Options) -> dict:
+    def options_to_json(self, options: Options) -> OptionsJSON:
         return {"players": options.players, "match": options.match, "lead": options.lead}
 
     def new_match(self, options: Options, seed: int, deal: dict | None = None) -> State:
@@ -438,45 +570,28 @@ class Classic:
     # ----------------------------------------------------------------- rules
 
     def legal_actions(self, state: State) -> list[Action]:
-        phase = state.phase
-        if phase == PLAY:
-            return [PLAYS[c] for c in state.hands[state.turn]]
-        if phase == CONTINUE:
-            cuts = CUTS[state.cutting]
-            return [PLAYS[c] for c in state.hands[state.leader] if cuts[c]] + [END]
-        if phase == TAKE:
-            return [TAKE_TRICK]
-        return []
+        """The rulebook's answers listed: every playable card in hand order, then the other
+        action open, if any."""
+        actions = [PLAYS[c] for c in _playable(state)]
+        other = _other(state)
+        if other is not None:
+            actions.append(other)
+        return actions
 
     def apply(self, state: State, action: Action) -> list[Event]:
+        refusal = _refusal(state, action)
+        if refusal is not None:
+            raise refusal
         phase = state.phase
-        if phase == MATCH_OVER:
-            raise IllegalAction(gettext_noop("The match is over."))
-        if phase == DEAL_OVER:
-            raise IllegalAction(gettext_noop("This deal is over: wait for the next one."))
-        if not isinstance(action, Action):
-            raise IllegalAction(gettext_noop("That is not a Șeptică move."))
-        kind = action.kind
+        kind = action.type
         if phase == TAKE:
-            if kind != "take":
-                raise IllegalAction(gettext_noop("The trick is over: the winner must take it."))
             return _take(state)
         leader = state.leader
-        if kind == "take":
-            if phase == CONTINUE:
-                raise IllegalAction(gettext_noop("Continue with a cutting card or end the trick first."))
-            if not state.trick:
-                raise IllegalAction(gettext_noop("There is no trick to take yet: lead a card."))
-            raise IllegalAction(gettext_noop("The trick is not over yet: play a card."))
+        card = action.card
         if phase == CONTINUE:
             if kind == "end":
                 return [{"type": "ended", "seat": leader}, *_trick_won(state, "ended")]
             hand = state.hands[leader]
-            card = action.card
-            if card not in hand:
-                raise IllegalAction(gettext_noop("You do not hold that card."))
-            if not CUTS[state.cutting][card]:
-                raise _cut_hint(state.cutting)
             hand.remove(card)
             state.trick.append(card)
             state.holder = leader
@@ -487,14 +602,7 @@ class Classic:
                 {"type": "played", "seat": leader, "card": CODES[card], "cuts": True},
             ]
         seat = state.turn
-        if kind == "end":
-            if seat != leader:
-                raise IllegalAction(gettext_noop("Only the player who led can continue or end."))
-            raise IllegalAction(gettext_noop("There is no trick to end yet: lead a card."))
         hand = state.hands[seat]
-        card = action.card
-        if card not in hand:
-            raise IllegalAction(gettext_noop("You do not hold that card."))
         hand.remove(card)
         trick = state.trick
         trick.append(card)
@@ -533,7 +641,7 @@ class Classic:
 
     # ----------------------------------------------------------------- what each seat sees
 
-    def view(self, state: State, seat: int | None) -> dict:
+    def view(self, state: State, seat: int | None) -> ClassicView:
         options = state.options
         n = options.players
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n):
@@ -679,27 +787,11 @@ class Classic:
         copy.winners = state.winners[:]
         return copy
 
-    def action_to_json(self, action: Action) -> dict:
-        if action.card is None:
-            return {"type": action.kind}
-        return {"type": action.kind, "card": CODES[action.card]}
+    def action_to_json(self, action: Action) -> ActionJSON:
+        return action_to_json(action)
 
     def action_from_json(self, data: dict) -> Action:
-        if not isinstance(data, dict):
-            raise ValueError(f"An action must be a JSON object, got {data!r}.")
-        kind = data.get("type")
-        if kind == "play":
-            if set(data) != {"type", "card"}:
-                raise ValueError('A play is {"type": "play", "card": CODE} and nothing else.')
-            card = parse_codes([data["card"]])[0]
-            if card not in PLAYS:
-                raise ValueError(f"{data['card']} is not a Șeptică card (7 to A).")
-            return PLAYS[card]
-        if kind in ("end", "take"):
-            if set(data) != {"type"}:
-                raise ValueError(f'"{kind}" takes no other fields.')
-            return END if kind == "end" else TAKE_TRICK
-        raise ValueError(f"Action 'type' must be play, end or take, got {kind!r}.")
+        return ACTIONS.from_json(data)
 
     # ----------------------------------------------------------------- search fast path
 

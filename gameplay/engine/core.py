@@ -7,9 +7,11 @@ protocol, so the two games stay interchangeable everywhere above the engine.
 
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NotRequired, Protocol, TypedDict
+
+from .cards import CODES, SUIT_INDEX, SUITS, card
 
 Event = dict[str, Any]
 """A public happening (``{"type": "played", "seat": 1, "card": "7S", "suit": "H"}``):
@@ -122,6 +124,89 @@ class IllegalAction(ValueError):
         self.params = params
 
 
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision, the same value type in both games: ``play`` a ``card`` (in Americana a seven
+    also names a ``suit``) or one of the game's other kinds (``draw``, ``take``, ``sit_out``,
+    ``end``). ``card`` and ``suit`` are -1 when unused. Each game prebuilds every action it knows
+    (an ``ActionSet``), so listing legal actions allocates nothing."""
+
+    type: str
+    card: int = -1
+    suit: int = -1
+
+    def __str__(self) -> str:
+        if self.card < 0:
+            return self.type
+        named = f" {SUITS[self.suit]}" if self.suit >= 0 else ""
+        return f"{self.type} {CODES[self.card]}{named}"
+
+
+class ActionJSON(TypedDict):
+    """An action as it crosses JSON (moves saved, frames from the page, the bots' choices)."""
+
+    type: str
+    """``play`` or one of the game's other kinds."""
+    card: NotRequired[str]
+    """The card code a play puts down (``"10H"``)."""
+    suit: NotRequired[str]
+    """The suit a seven names (``"S"``, ``"H"``, ``"D"``, ``"C"``); Americana only."""
+
+
+def action_to_json(action: Action) -> ActionJSON:
+    """The JSON form of an action of either game."""
+    data: ActionJSON = {"type": action.type}
+    if action.card >= 0:
+        data["card"] = CODES[action.card]
+    if action.suit >= 0:
+        data["suit"] = SUITS[action.suit]
+    return data
+
+
+class ActionSet:
+    """Every action of one game, prebuilt once, and the way back from JSON to them.
+
+    ``kinds``: the actions other than playing a card; ``cards``: the cards that may ever be
+    played; ``naming``: the cards that name a suit when played (each then exists once per suit,
+    and once naming none, which is never legal but lets the rules say "name a suit").
+    """
+
+    def __init__(self, kinds: Iterable[str], cards: Iterable[int], naming: Iterable[int] = ()) -> None:
+        self.kinds = {kind: Action(kind) for kind in kinds}
+        self.plays = {c: Action("play", c) for c in cards}
+        self.named = {c: tuple(Action("play", c, suit) for suit in range(4)) for c in naming}
+
+    def play(self, card_: int, suit: int = -1) -> Action:
+        """The prebuilt action playing ``card_`` (naming ``suit`` when it names one)."""
+        return self.named[card_][suit] if suit >= 0 else self.plays[card_]
+
+    def from_json(self, data: object) -> Action:
+        """The prebuilt action for a JSON form; ``ValueError`` saying what is wrong with it."""
+        if not isinstance(data, dict):
+            raise ValueError(f"An action must be a JSON object, got {data!r}.")
+        kind = data.get("type")
+        if kind in self.kinds:
+            if len(data) != 1:
+                raise ValueError(f"A {kind!r} action has no other fields: {data!r}.")
+            return self.kinds[kind]
+        if kind != "play":
+            expected = ", ".join(["play", *self.kinds])
+            raise ValueError(f"Unknown action type {kind!r}: expected one of {expected}.")
+        if "card" not in data or set(data) - {"type", "card", "suit"}:
+            raise ValueError(f"A play has a 'card' and, for a card that names one, a 'suit': {data!r}.")
+        played = card(data["card"])
+        if played not in self.plays:
+            raise ValueError(f"{data['card']} is not a card of this game.")
+        if "suit" not in data:
+            return self.plays[played]
+        if played not in self.named:
+            raise ValueError(f"Only a seven names a suit, and only in Americana: {data!r}.")
+        suit = data["suit"]
+        if suit not in SUIT_INDEX:
+            raise ValueError(f"A suit is one of S, H, D, C, got {suit!r}.")
+        return self.named[played][SUIT_INDEX[suit]]
+
+
 class Game(Protocol):
     """A game's rules. States are plain mutable objects; ``apply`` changes them in place.
 
@@ -159,17 +244,18 @@ class Game(Protocol):
         """The seat whose decision it is, or None between rounds and after the match."""
         ...
 
-    def legal_actions(self, state: Any) -> list[Any]:
+    def legal_actions(self, state: Any) -> list[Action]:
         """Every action the seat to act may take now, in a stable order."""
         ...
 
-    def apply(self, state: Any, action: Any) -> list[Event]:
+    def apply(self, state: Any, action: Action) -> list[Event]:
         """Play ``action`` for the seat to act. Raises ``IllegalAction`` and changes
         nothing when the rules forbid it; otherwise returns the public events."""
         ...
 
-    def view(self, state: Any, seat: int | None) -> dict:
-        """Exactly what ``seat`` may know (None: a spectator); JSON-able."""
+    def view(self, state: Any, seat: int | None) -> Mapping[str, Any]:
+        """Exactly what ``seat`` may know (None: a spectator); JSON-able. Each game returns its own
+        ``TypedDict`` (``AmericanaView``, ``ClassicView``), documented field by field."""
         ...
 
     def state_to_json(self, state: Any) -> dict: ...
@@ -178,19 +264,21 @@ class Game(Protocol):
 
     def clone(self, state: Any) -> Any: ...
 
-    def action_to_json(self, action: Any) -> dict: ...
+    def action_to_json(self, action: Action) -> ActionJSON: ...
 
-    def action_from_json(self, data: dict) -> Any:
+    def action_from_json(self, data: dict) -> Action:
         """The action for its JSON form; ``ValueError`` when malformed."""
         ...
 
-    def playout(self, state: Any, rng: random.Random, policy: str = "random") -> int:
+    def playout(self, state: Any, rng: random.Random, policy: Any = "random") -> int:
         """Play the current round/deal to its end in place and return the decisions made.
 
-        ``policy`` is "random" (uniform over legal actions) or "rollout" (a random
-        playable card when there is one, otherwise another legal action). This is the
-        path bots search with, so it may be a tuned fast path; tests check it agrees
-        with ``legal_actions``/``apply``.
+        ``policy`` is "random" (uniform over legal actions), "rollout" (a random
+        playable card when there is one, otherwise another legal action) or the game's
+        chooser: a callable that picks one of the legal options at each decision (see
+        the game's ``Chooser``), so a bot's search plays its own habits on the engine's
+        rules. This is the path bots search with, so it is a tuned fast path; tests
+        check it agrees with ``legal_actions``/``apply``.
         """
         ...
 
@@ -212,6 +300,6 @@ def act(game: Game, state: Any, seat: int, action: Any) -> list[Event]:
     return game.apply(state, action)
 
 
-def sorted_action_json(game: Game, actions: list[Any]) -> list[dict]:
+def sorted_action_json(game: Game, actions: list[Action]) -> list[ActionJSON]:
     """Actions in their JSON form, in the one stable order every tool prints them in."""
     return sorted((game.action_to_json(a) for a in actions), key=lambda a: json.dumps(a, sort_keys=True))

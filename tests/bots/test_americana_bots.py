@@ -1,13 +1,12 @@
-"""Șeptică Americană bots: each level's habits, the search's simulator held to the engine, and
-what the history lets the hard player infer."""
+"""Șeptică Americană bots: each level's habits, the search's playout chooser held to the engine's
+rules, and what the history lets the hard player infer."""
 
 import random
 
 from bots.policies import choose
-from bots.policies.americana import Knowledge, Sampler
-from bots.policies.americana_sim import HANDS, Simulator
+from bots.policies.americana import Knowledge, Sampler, habit
 from gameplay.engine import get_game
-from gameplay.engine.cards import card
+from gameplay.engine.cards import CODES, card
 
 from .positions import americana_state, random_positions
 
@@ -60,48 +59,35 @@ def test_hard_finds_the_ace_that_goes_out_in_two_moves():
     assert decide(state, "hard", budget=0.05) == {"type": "play", "card": "AH"}
 
 
-def test_the_simulators_steps_are_the_engines():
-    """Every legal action, applied by the simulator and by the engine, leaves the same position."""
-    for position in random_positions("americana", 3, 25, seed=11):
-        view = position.view()
-        sample = Sampler(view, None)
-        for action in position.legal():
-            state = GAME.clone(position.state)
-            events = GAME.apply(state, GAME.action_from_json(action))
-            if any(e["type"] in ("reshuffled", "passed") for e in events):
-                continue  # different shuffles; automatic passes are the playout's business
-            pos = _position_of(GAME.state_to_json(position.state), sample.me)
-            out = Simulator(view["options"]).step(pos, action, random.Random(0))
-            after = GAME.state_to_json(state)
-            assert [_mask(h) for h in after["hands"]] == pos[HANDS]
-            assert [card(c) for c in after["pile"]] == pos[2]
-            assert (after["owed"], after["skip"]) == (pos[4], pos[5])
-            if out is None:
-                assert after["to_act"] == pos[6]
-                assert after["suit"] == (None if pos[3] < 0 else "SHDC"[pos[3]])
-            else:
-                assert after["out"] == out
-
-
-def test_the_simulators_playouts_make_only_legal_moves_and_score_like_the_engine():
+def test_the_search_plays_its_habits_on_the_engines_rules():
+    """The hard player's playouts (the engine's, with ``habit`` choosing) make only legal moves:
+    replayed through ``apply`` they reach the same end, and a seat with an ordinary card that fits
+    never draws, nor takes or sits out when it can answer."""
     checked = 0
-    for position in random_positions("americana", 2, 30, seed=12):
-        data = GAME.state_to_json(position.state)
-        record: list = []
-        pos = _position_of(data, position.seat)
-        charges, decisions = Simulator(data["options"]).finish(pos, random.Random(3), record)
-        assert decisions == len(record)
-        state = GAME.clone(position.state)
-        for seat, action in record:
-            assert GAME.to_act(state) == seat
-            assert action in [GAME.action_to_json(a) for a in GAME.legal_actions(state)]
-            events = GAME.apply(state, GAME.action_from_json(action))
-            if any(e["type"] == "reshuffled" for e in events):
-                break  # the engine reshuffles with its own generator: the games part here
-        else:
-            assert GAME.view(state, None)["charges"] == charges
+    for players in (2, 3, 4):
+        for position in random_positions("americana", players, 12, seed=12):
+            fast = GAME.clone(position.state)
+            readable = GAME.clone(position.state)
+            record: list = []
+            decisions = GAME.playout(fast, random.Random(3), habit(fast.options), record)
+            assert decisions == len(record)
+            for action, count in record:
+                legal = GAME.legal_actions(readable)
+                assert action in legal and count == len(legal)
+                assert action.type == "play" or not [a for a in legal if a.type == "play"]
+                GAME.apply(readable, action)
+            assert GAME.state_to_json(readable) == GAME.state_to_json(fast)
             checked += 1
-    assert checked >= 10
+    assert checked == 36
+
+
+def test_a_habit_names_the_suit_it_holds_most():
+    state = americana_state([["7S", "3H", "5H", "KH", "9D"], ["6C", "8D", "3S"]], ["10C"])
+    choose = habit(state.options)
+    seven = card("7S")
+    for seed in range(20):
+        action = choose(state.hands, 0, 1 << seven, None, random.Random(seed))
+        assert (action.card, action.suit) == (seven, "SHDC".index("H"))
 
 
 def test_sampled_positions_agree_with_the_view_and_the_history():
@@ -112,15 +98,17 @@ def test_sampled_positions_agree_with_the_view_and_the_history():
             assert knowledge is not None
             sample = Sampler(view, knowledge)
             for seed in range(3):
-                pos = sample(random.Random(seed))
-                assert [h.bit_count() for h in pos[HANDS]] == view["hand_counts"]
-                assert pos[HANDS][view["seat"]] == _mask(view["hand"])
-                assert len(pos[1]) == view["stock_count"]
-                deck = sorted(c for h in pos[HANDS] for c in _cards(h)) + pos[1] + pos[2]
+                state = sample(random.Random(seed))
+                assert [h.bit_count() for h in state.hands] == view["hand_counts"]
+                assert state.hands[view["seat"]] == _mask(view["hand"])
+                assert len(state.stock) == view["stock_count"]
+                assert [CODES[c] for c in state.pile] == view["pile"]
+                assert _round_part(GAME.view(state, view["seat"])) == _round_part(view)
+                deck = sorted(c for h in state.hands for c in _cards(h)) + state.stock + state.pile
                 assert sorted(deck) == list(range(52))
                 for seat, hand in enumerate(knowledge.seats):
                     if seat != view["seat"]:
-                        assert pos[HANDS][seat] & hand.known == hand.known
+                        assert state.hands[seat] & hand.known == hand.known
 
 
 def test_what_the_history_tells_is_true():
@@ -158,10 +146,6 @@ def _cards(mask: int) -> list[int]:
     return [c for c in range(54) if mask >> c & 1]
 
 
-def _position_of(data: dict, seat: int) -> list:
-    """The simulator's position for an engine state JSON (the hidden cards as they really are)."""
-    suit = -1 if data["suit"] is None else "SHDC".index(data["suit"])
-    stock = [card(c) for c in reversed(data["stock"])]
-    pile = [card(c) for c in data["pile"]]
-    hands = [_mask(h) for h in data["hands"]]
-    return [hands, stock, pile, suit, data["owed"], data["skip"], data["to_act"], data["passes"]]
+def _round_part(view: dict) -> dict:
+    """A view without what a sampled round does not carry over: the match's round, dealer and totals."""
+    return {key: value for key, value in view.items() if key not in ("round", "dealer", "totals")}

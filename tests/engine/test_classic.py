@@ -129,7 +129,7 @@ def test_actions_are_prebuilt_frozen_values_with_a_stable_form():
     assert {PLAYS[20], END, TAKE_TRICK} == {Action("play", 20), Action("end"), Action("take")}
     assert str(PLAYS[DECK[12]]) == "play 10S" and str(END) == "end" and str(TAKE_TRICK) == "take"
     with pytest.raises(AttributeError):
-        END.kind = "take"
+        END.type = "take"
     for action in [*PLAYS.values(), END, TAKE_TRICK]:
         data = GAME.action_to_json(action)
         assert GAME.action_from_json(json.loads(json.dumps(data))) is action

@@ -159,7 +159,7 @@ def test_the_random_playout_sometimes_ends_and_sometimes_continues():
             "random",
             record,
         )
-        chosen |= {action.kind for action in record}
+        chosen |= {action.type for action in record}
     assert chosen == {"play", "end", "take"}
 
 
