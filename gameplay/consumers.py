@@ -30,6 +30,7 @@ from tables.fragments import FORBIDDEN, FragmentRendering
 from tables.models import Table
 
 from . import presence, selectors, services
+from .games.narration import describe
 from .models import Move
 
 logger = logging.getLogger(__name__)
@@ -40,6 +41,8 @@ TRY_AGAIN_LATER = 4013
 """A close code the page's websocket reconnects after."""
 ACTION_TYPES = {"play", "draw", "take", "sit_out", "end"}
 PLAY_FRAGMENTS = ("topbar", "opponents", "center", "hand", "log", "outcome", "notice")
+MOTION_KEYS = ("type", "seat", "card", "count", "cuts", "cards")
+"""What the page's motion reads of a public event; nothing else of it goes out with a frame."""
 
 
 def _shared_key(name: str, screen: selectors.Screen) -> tuple | None:
@@ -223,6 +226,8 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
     present = False
     shown_version = -1
     """The version of the table this page was last sent."""
+    shown_move: tuple[int, int] | None = None
+    """The match and the number of its last move as this page was last sent them."""
     heartbeat: asyncio.Task | None = None
 
     async def __call__(self, scope, receive, send) -> None:
@@ -361,6 +366,8 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
         screen = selectors.table_screen(snapshot, self.scope["user"])
         context = {"table": table, "screen": screen, "notice": ""}
         parts = [room]
+        if events := self._events_since(snapshot, screen.names):
+            parts.append(self.render("gameplay/table.html#events", {"events": json.dumps(events)}))
         for name in PLAY_FRAGMENTS:
             key = _shared_key(name, screen)
             if key is None:
@@ -374,6 +381,26 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
                 self.sent[name] = html
                 parts.append(html)
         return "".join(parts)
+
+    def _events_since(self, snapshot: selectors.TableSnapshot, names: list[str]) -> list[dict]:
+        """The public events of the moves made since this page was last sent the table, oldest first,
+        each with its line of the log (``said``), for the page to animate and announce. None on a
+        page's first frame, in another match, or when more moves went by than the log holds: the
+        page then shows the table as it stands, without motion."""
+        shown, self.shown_move = self.shown_move, (snapshot.match.pk, snapshot.last_seq)
+        if shown is None or shown[0] != snapshot.match.pk:
+            return []
+        new = snapshot.last_seq - shown[1]
+        if not 0 < new <= len(snapshot.recent_moves):
+            return []
+        told = []
+        for stood_in, events in snapshot.recent_moves[-new:]:
+            for event in events:
+                public = {key: event[key] for key in MOTION_KEYS if key in event}
+                if said := describe(event, names, stood_in=stood_in):
+                    public["said"] = said
+                told.append(public)
+        return told
 
     def notice_text(self, notice: str) -> str:
         html = self.render("gameplay/table.html#notice", {"notice": notice})

@@ -1,8 +1,8 @@
 // The hand in the player's hands: pick by tap or keyboard, drag a card to the table to play it or
 // sideways to reorder the hand (kept per match, across reloads), the seven's suit prompt before
 // the card lands, keyboard shortcuts, the table's settings, the turn clock.
-// htmx replaces the hand on every move, so whatever the player set up (order, pick, focus, an open
-// score sheet) is put back after each update; "table:updated" then tells the story script.
+// htmx morphs each update into the page, so what the player set up (pick, focus, an open sheet)
+// stays; the hand's order is laid out again, and "table:updated" then tells the story script.
 (() => {
   "use strict";
 
@@ -13,7 +13,6 @@
   const handForm = () => document.getElementById("hand-area");
   const handLabels = () => [...document.querySelectorAll("#hand-area .hand-card")];
   const codeOf = (label) => label.querySelector("input[name=card]").value;
-  const labelOf = (code) => handLabels().find((label) => codeOf(label) === code) || null;
   const pickedInput = () => document.querySelector("#hand-area input[name=card]:checked");
   const playButton = () => document.querySelector("#hand-area .play-button");
   const suitPicker = () => document.querySelector("#hand-area .suit-picker");
@@ -48,9 +47,10 @@
     const sorted = [...labels].sort(
       (a, b) => (place.get(codeOf(a)) ?? Infinity) - (place.get(codeOf(b)) ?? Infinity),
     );
-    if (sorted.some((label, index) => label !== labels[index])) {
-      labels[0].parentElement.append(...sorted);
-    }
+    if (sorted.every((label, index) => label === labels[index])) return;
+    // Moved, not removed and put back: the focus and the pick stay where they are.
+    const hand = labels[0].parentElement;
+    for (const label of sorted) hand.moveBefore ? hand.moveBefore(label, null) : hand.append(label);
   }
 
   // ---- Picking and playing ----
@@ -83,6 +83,8 @@
     suitPicker()?.querySelector("button")?.focus();
   }
 
+  /** The card dropped on the table, held there until the update that plays or refuses it. */
+  let held = null;
   /** A seven dropped on the table, hovering there until its suit is named. */
   let awaitingSuit = null;
   document.addEventListener("submit", () => (awaitingSuit = null), true);
@@ -97,7 +99,7 @@
     input.checked = false;
     awaitingSuit = null;
     const label = input.closest(".hand-card");
-    if (label.classList.contains("is-held")) slideBack(label);
+    if (label === held) slideBack(label);
     input.focus();
   }
 
@@ -141,6 +143,7 @@
   let drag = null;
 
   function slideBack(label) {
+    if (label === held) held = null;
     label.classList.remove("is-dragging", "is-held");
     if (reducedMotion.matches || document.hidden) {
       label.style.transform = "";
@@ -181,26 +184,11 @@
     label.style.transform = `translate(${dx}px, ${dy}px)`;
   }
 
-  /** An update replaced the hand mid-drag: keep dragging the same card in the new hand. */
-  function regrip() {
-    const again = labelOf(drag.code);
-    if (!again) {
-      drag = null;
-      return;
-    }
-    drag.label = again;
-    if (drag.moving) {
-      again.classList.add("is-dragging");
-      followPointer();
-    }
-  }
-
   document.addEventListener("pointerdown", (event) => {
     const label = event.target.closest("#hand-area .hand-card");
-    if (!label || !event.isPrimary || event.button !== 0 || label.classList.contains("is-held")) return;
+    if (!label || !event.isPrimary || event.button !== 0 || label === held) return;
     drag = {
       label,
-      code: codeOf(label),
       pointerId: event.pointerId,
       startX: event.clientX,
       startY: event.clientY,
@@ -257,6 +245,7 @@
     }
     label.classList.remove("is-dragging");
     label.classList.add("is-held");
+    held = label;
     if (needsSuit(label)) {
       awaitingSuit = label;
       askSuit(label);
@@ -392,57 +381,28 @@
   }
   setInterval(tickClocks, 1000);
 
-  // ---- Around every update: keep what the player had set up ----
+  // ---- After every update ----
 
-  let kept = null;
+  // htmx morphs each fragment into the page, so the elements the player is using stay: the focus,
+  // the picked card, an open sheet (its "open" is the player's, not the server's) and a dragged or
+  // held card's place (the server never sets a style). Only the classes come as the server has them.
+  htmx.config.morphIgnore.push("open", "style");
 
-  /** What the update will wipe: the picked card, the focus, which sheets are open. */
-  function keep() {
-    const active = document.activeElement;
-    const focus = { card: null, index: -1, button: null, summary: null };
-    if (active?.matches("#hand-area input[name=card]")) {
-      focus.card = active.value;
-      focus.index = handLabels().indexOf(active.closest(".hand-card"));
-    } else if (active?.matches("#hand-area button")) {
-      focus.button = `button[name="${active.name}"][value="${active.value}"]`;
-    } else if (active?.matches("#topbar summary")) {
-      focus.summary = true;
-    }
-    return {
-      picked: pickedInput()?.value ?? null,
-      scoresOpen: document.querySelector("#topbar .scores")?.open ?? false,
-      focus,
-    };
-  }
-
-  function restore(was) {
-    applyOrder();
-    if (drag && !drag.label.isConnected) regrip();
-    const labels = handLabels();
-    if (was.scoresOpen) {
-      const scores = document.querySelector("#topbar .scores");
-      if (scores) scores.open = true;
-    }
-    const pickedLabel = was.picked && labelOf(was.picked);
-    if (pickedLabel) pickedLabel.querySelector("input[name=card]").checked = true;
-    const lost = !document.activeElement || document.activeElement === document.body;
-    if (!lost) return;
-    const { focus } = was;
-    let next = null;
-    if (focus.card !== null) {
-      next = labelOf(focus.card) || labels[Math.min(focus.index, labels.length - 1)] || null;
-      next = next?.querySelector("input[name=card]") || document.querySelector("#hand-area .actions button");
-    } else if (focus.button) {
-      next = document.querySelector(`#hand-area ${focus.button}`) || handLabels()[0]?.querySelector("input");
-    } else if (focus.summary) {
-      next = document.querySelector("#topbar summary");
-    }
-    next?.focus();
-  }
-
-  document.addEventListener("htmx:ws:before:message:incoming", () => {
-    kept = keep();
+  /** The last control focused in the hand, and where: if an update takes it away, its neighbour. */
+  let lastFocus = { element: null, index: 0 };
+  document.addEventListener("focusin", (event) => {
+    if (!event.target.closest("#hand-area")) return;
+    lastFocus = { element: event.target, index: handLabels().indexOf(event.target.closest(".hand-card")) };
   });
+
+  function refocus() {
+    if (lastFocus.element?.isConnected || (document.activeElement && document.activeElement !== document.body)) {
+      return;
+    }
+    const labels = handLabels();
+    const near = labels[Math.max(0, Math.min(lastFocus.index, labels.length - 1))];
+    (near?.querySelector("input[name=card]") ?? document.querySelector("#hand-area button"))?.focus();
+  }
 
   // Whether the table is live: set by the first update over the websocket, cleared when it closes.
   document.addEventListener("htmx:ws:close", () => delete document.querySelector(".play")?.dataset.live);
@@ -454,12 +414,17 @@
       window.location.reload();
       return;
     }
-    if (kept) restore(kept);
-    // A card held over the table that is still in the hand was refused: it goes back.
-    const held = document.querySelector("#hand-area .hand-card.is-held");
-    if (held && held !== awaitingSuit) slideBack(held);
+    applyOrder();
+    if (drag && !drag.label.isConnected) drag = null;
+    drag?.label.classList.toggle("is-dragging", drag.moving);
     if (awaitingSuit && !awaitingSuit.isConnected) awaitingSuit = null;
-    kept = null;
+    awaitingSuit?.classList.add("is-held");
+    if (held !== awaitingSuit) {
+      // A card held over the table that is still in the hand was refused: it goes back.
+      if (held?.isConnected) slideBack(held);
+      held = null;
+    }
+    refocus();
     tickClocks();
     document.dispatchEvent(new CustomEvent("table:updated"));
   });

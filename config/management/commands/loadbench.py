@@ -29,7 +29,7 @@ from tables import services as table_services
 
 VERSION = re.compile(r'name="version" value="(\d+)"')
 PLAYABLE = re.compile(
-    r'<label class="hand-card">\s*<input type="radio" name="card" value="(\w+)"([^>]*data-seven)?'
+    r'<label[^>]* class="hand-card">\s*<input type="radio" name="card" value="(\w+)"([^>]*data-seven)?'
 )
 CONNECT_SPACING = 0.01
 """Seconds between two seats' connections: a real crowd does not arrive in one millisecond."""
