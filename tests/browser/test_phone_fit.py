@@ -229,3 +229,32 @@ def test_every_page_fits_a_phone_and_passes_an_accessibility_scan(
     assert not failures, "\n".join(
         f"{name}: {problem}" for name, found in failures.items() for problem in found
     )
+
+
+def americana_for_ana() -> Match:
+    try:
+        return bots_table(make_user("ana"), "americana")
+    finally:
+        connection.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_a_large_screen_the_cards_and_the_felt_grow_with_the_window(
+    browser: Browser, live_server_url: str
+):
+    match = off_loop(americana_for_ana)
+    page = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 800}).new_page()
+    log_in(page, live_server_url, "ana")
+    page.goto(f"{live_server_url}/tables/{match.table_id}/")
+    live(page)
+    widths = []
+    for width, height in ((1280, 800), (1920, 1080), (2560, 1440)):
+        page.set_viewport_size({"width": width, "height": height})
+        scroll = page.evaluate(
+            "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]"
+        )
+        assert scroll == [width, height]  # the whole table on the screen, nothing to scroll
+        assert page.get_by_test_id("play").bounding_box()["width"] > 0.9 * width  # no wasted felt
+        widths.append(page.locator("#hand-area .hand-card .card").first.bounding_box()["width"])
+        page.screenshot(path=ARTIFACTS / f"fit-table-{width}x{height}-en.png")
+    assert widths[0] >= 70 and widths[0] < widths[1] < widths[2]
