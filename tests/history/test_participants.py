@@ -63,7 +63,8 @@ def test_the_match_page_and_its_score_sheet_name_her_then_the_bot(client, replac
     page = response.text
     seat = page[page.index('data-testid="match-seat"') :]
     seat = seat[: seat.index("</li>")]
-    assert reverse("history:player", args=["ana"]) in seat and "Bot 1" in seat and "bot · normal" in seat
+    assert reverse("history:player", args=["ana"]) in seat and "Bot 1" in seat and ">normal<" in seat
+    assert "bot ·" not in seat  # its name says it is a bot; the badge gives its level
     assert seat.index("ana") < seat.index("Bot 1")
     csv_text = client.get(match_url(replaced, "sheet_csv")).content.decode("utf-8")
     assert "ana → Bot 1: charged" in csv_text
