@@ -114,6 +114,26 @@ class SharedTables:
             else:
                 table = table_selectors.table_detail(table_id=table_id)
                 entry = SharedTable(table=table, snapshot=selectors.table_snapshot(table)) if table else None
+        return self._keep(table_id, entry)
+
+    def advance(self, table_id: int, moved: services.ActResult) -> None:
+        """Take a move this process just made as the table's latest read when it follows the one held,
+        so the move's broadcast finds the table read already (no read at all for a plain move)."""
+        if moved.match is None:
+            return
+        with self.lock:
+            table_lock = self.locks.setdefault(table_id, threading.Lock())
+        with table_lock:
+            held = self.entries.get(table_id)
+            if held is None or held.snapshot is None or held.snapshot.match.pk != moved.match_id:
+                return
+            if held.version != moved.version - 1:
+                return
+            after = selectors.snapshot_after(held.snapshot, moved.match, moved.state, moved.move)
+            entry = SharedTable(table=held.table, snapshot=after)
+        self._keep(table_id, entry)
+
+    def _keep(self, table_id: int, entry: SharedTable | None) -> SharedTable | None:
         with self.lock:
             if entry is None:
                 self.entries.pop(table_id, None)
@@ -395,7 +415,7 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             services.seat_reclaim(match_id=match_id, seat=seat.position)
             return None
         try:
-            services.act(
+            moved = services.act(
                 match_id=match_id,
                 seat=seat.position,
                 action=frame.action,
@@ -406,4 +426,5 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             )
         except services.ActionRefused as refusal:
             return refusal
+        SHARED_TABLES.advance(self.table_id, moved)
         return None

@@ -85,6 +85,22 @@ def table_snapshot(table: Table) -> TableSnapshot | None:
     )
 
 
+def snapshot_after(snapshot: TableSnapshot, match: Match, state: object, move: Move) -> TableSnapshot:
+    """The same table after ``move``, which changed nothing but the match and ended no round: built
+    from what the move committed (``match`` and its engine ``state``), with no read."""
+    return TableSnapshot(
+        table=snapshot.table,
+        match=match,
+        state=state,
+        seats=snapshot.seats,
+        recent_moves=[*snapshot.recent_moves, _logged(move.seq, move.seat, move.actor, move.events)][
+            -LOG_LENGTH:
+        ],
+        last_seq=move.seq,
+        rounds=snapshot.rounds,
+    )
+
+
 def snapshot_advanced(snapshot: TableSnapshot) -> TableSnapshot:
     """The same table after moves or deals alone (its seats and status unchanged): only the match and
     its new moves are read again, and the score sheet when a round or deal ended among them."""

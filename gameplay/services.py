@@ -15,6 +15,7 @@ call, never half inside another; its events and tasks go out once it commits.
 import secrets
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -64,6 +65,11 @@ class ActResult:
     match_id: int
     version: int
     events: list[Event]
+    match: Match | None = None
+    """The match as a move committed it, when the move changed nothing else (no seat, no round's
+    end); then ``state`` is its engine state and ``move`` the move: all a reader of the table needs."""
+    state: Any = None
+    move: Move | None = None
 
 
 # --- Opening tables ------------------------------------------------------------------------------
@@ -290,11 +296,12 @@ def act(
         raise ActionRefused(error.template, error.params) from None
     seq = _moves_made(match) + 1
     seat_returned = reclaim and seats[seat].is_taken_over and _seat_back(match, seat, after_move=seq - 1)
-    Move.objects.create(
+    move = Move.objects.create(
         match=match, seq=seq, seat=seat, action=game.action_to_json(parsed), events=happened, actor=actor
     )
     over = game.is_over(state)
-    if over or game.awaiting_deal(state):
+    round_ended = over or game.awaiting_deal(state)
+    if round_ended:
         public = game.view(state, None)
         _record_round(match, game.round_number(state), public)
         if over:
@@ -302,7 +309,11 @@ def act(
     if seat_returned:
         seats[seat] = replace(seats[seat], bot_plays=False, is_taken_over=False)
     _save(match, game, state, lobby=over, match_only=not (over or seat_returned), seats=seats)
-    return ActResult(match_id=match.pk, version=match.version, events=happened)
+    if round_ended or seat_returned:
+        return ActResult(match_id=match.pk, version=match.version, events=happened)
+    return ActResult(
+        match_id=match.pk, version=match.version, events=happened, match=match, state=state, move=move
+    )
 
 
 def _locked_playing_at(match_id: int, expected_version: int | None) -> Match:

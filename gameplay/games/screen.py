@@ -261,6 +261,8 @@ class Presenter:
         """The table as ``view``'s seat sees it (``legal``: that seat's legal actions in JSON, when it is to
         act; ``log``: the last moves' public events, each with the seat a bot stood in for; ``open_hands``:
         every hand, for a replay once the match is over)."""
+        if view["match_over"] and status == PLAYING:  # a table with no server (practice) says so itself
+            status = FINISHED
         seat = view["seat"]
         options = view["options"]
         names = [player.name for player in players]
@@ -290,7 +292,7 @@ class Presenter:
         start = seat if seat is not None else 0
         around = [infos[(start + i) % len(infos)] for i in range(len(infos))]
         sides = self.sides(names, options)
-        over = view["match_over"] or status != PLAYING
+        over = status != PLAYING
         result = self.result(status, view["winners"], names, options, reason) if over else ""
         screen = Screen(
             game=self.game,
@@ -314,7 +316,8 @@ class Presenter:
                 for event in events
                 if (line := describe(event, names, stood_in=stood_in))
             ][-LOG_LENGTH:],
-            sheet=self.score_sheet(rounds, names, options, view["totals"], self.games_won(view), result),
+            # The result heads the table's own match-over sheet: the score sheet does not say it again.
+            sheet=self.score_sheet(rounds, names, options, view["totals"], self.games_won(view), ""),
         )
         playable = {action["card"] for action in legal if action["type"] == "play"}
         suited = {action["card"] for action in legal if "suit" in action}

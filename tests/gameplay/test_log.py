@@ -50,3 +50,20 @@ def test_a_tricks_first_card_is_told_as_holding_it_not_as_cutting(language, line
     led = {"type": "played", "seat": 1, "card": "8C", "cuts": True}
     with translation.override(language):
         assert describe(led, ["ana", "ion"]) == line
+
+
+@pytest.mark.parametrize("game", ["americana", "classic"])
+def test_the_table_after_a_move_built_from_what_the_move_committed_is_the_table_read_anew(game):
+    match, users = human_match(game, 3)
+    held = selectors.table_snapshot(table_selectors.table_detail(table_id=match.table_id))
+    for version in range(6):
+        seat, action = first_legal(match)
+        moved = services.act(match_id=match.pk, seat=seat, action=action, expected_version=version)
+        read = selectors.table_snapshot(table_selectors.table_detail(table_id=match.table_id))
+        if moved.match is None:  # a round ended: the table is read anew
+            held = read
+            continue
+        held = selectors.snapshot_after(held, moved.match, moved.state, moved.move)
+        assert held.version == read.version == version + 1
+        for user in users:
+            assert selectors.table_screen(held, user) == selectors.table_screen(read, user)

@@ -9,12 +9,15 @@ table having received the new version (p50 / p99). Numbers, not a test.
 """
 
 import asyncio
+import contextlib
 import json
+import os
 import random
 import re
 import statistics
 import time
 import uuid
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
@@ -136,6 +139,47 @@ async def play_seat(
             await socket.send(json.dumps({"version": version, **move}))
 
 
+class CpuMeter:
+    """CPU seconds (user + system) that processes and their children spend between ``start`` and
+    ``stop``, read from /proc (Linux)."""
+
+    def __init__(self, pids: list[int]) -> None:
+        self.pids = pids
+        self.before: dict[int, float] = {}
+        self.after: dict[int, float] = {}
+
+    @staticmethod
+    def tree(pid: int) -> list[int]:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return [pid, *(grandchild for child in children for grandchild in CpuMeter.tree(int(child)))]
+
+    @classmethod
+    def seconds(cls, pid: int) -> float:
+        total = 0
+        for member in cls.tree(pid):
+            with contextlib.suppress(FileNotFoundError):
+                fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / os.sysconf("SC_CLK_TCK")
+
+    @staticmethod
+    def name(pid: int) -> str:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        return f"{pid} " + " ".join(word.decode() for word in words[:6] if word)[:70]
+
+    def start(self) -> None:
+        self.before = {pid: self.seconds(pid) for pid in self.pids}
+
+    def stop(self) -> None:
+        self.after = {pid: self.seconds(pid) for pid in self.pids}
+
+    def used(self) -> dict[str, float]:
+        used = {self.name(pid): self.after[pid] - self.before[pid] for pid in self.pids if pid in self.before}
+        if used:
+            used["all of these"] = sum(used.values())
+        return used
+
+
 class Command(BaseCommand):
     help = "Simulated players at many tables over websockets; prints moves/s and update latency."
 
@@ -154,6 +198,15 @@ class Command(BaseCommand):
             "--warmup", type=float, default=5.0, help="seconds of play after connecting, not measured"
         )
         parser.add_argument("--game", choices=["americana", "classic"], default="americana")
+        parser.add_argument(
+            "--cpu",
+            action="append",
+            type=int,
+            default=[],
+            metavar="PID",
+            help="a process (with its children) whose CPU time per move to report, e.g. each Daphne, the "
+            "worker, nginx, Redis, the PostgreSQL server; give it once per process",
+        )
 
     def handle(self, *args, url: list[str], origin: str, tables: int, rate: float, seconds: float, **options):
         warmup, game = options["warmup"], options["game"]
@@ -162,7 +215,9 @@ class Command(BaseCommand):
         ramp = CONNECT_SPACING * len(made) * 4
         measured_from = started + ramp + warmup
         urls = url or ["ws://127.0.0.1:8000"]
-        results = asyncio.run(self.run(urls, origin, made, rate, ramp + warmup + seconds))
+        cpu = CpuMeter(options["cpu"])
+        results = asyncio.run(self.run(urls, origin, made, rate, ramp + warmup + seconds, cpu, measured_from))
+        cpu.stop()
         elapsed = time.perf_counter() - measured_from
         latencies = sorted(
             took for table in results for sent, took in table.latencies if sent >= measured_from
@@ -178,11 +233,21 @@ class Command(BaseCommand):
                 f"move -> every seat updated: p50 {statistics.median(latencies) * 1000:.0f} ms, "
                 f"p99 {p99 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms ({len(latencies)} samples)"
             )
+            for name, seconds_used in cpu.used().items():
+                self.stdout.write(f"CPU per move, {name}: {seconds_used * 1000 / len(latencies):.2f} ms")
 
-    async def run(self, urls: list[str], origin: str, made, rate: float, seconds: float) -> list[Table]:
+    async def run(
+        self, urls: list[str], origin: str, made, rate: float, seconds: float, cpu: "CpuMeter", start: float
+    ) -> list[Table]:
         deadline = time.perf_counter() + seconds
         tables = [Table(table_id, cookies) for table_id, cookies in made]
+
+        async def start_meter() -> None:
+            await asyncio.sleep(start - time.perf_counter())
+            cpu.start()
+
         await asyncio.gather(
+            start_meter(),
             *(
                 play_seat(
                     urls[index % len(urls)],
@@ -195,6 +260,6 @@ class Command(BaseCommand):
                 )
                 for index, table in enumerate(tables)
                 for seat in range(4)
-            )
+            ),
         )
         return tables
