@@ -28,10 +28,11 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 translations: $(VENV)/.installed
 	$(BIN)/python manage.py compiletranslations
 
-## The site on the embedded default (SQLite, in-memory channel layer and broker) at http://127.0.0.1:8000
+## The site on the embedded default (SQLite, in-memory channel layer and broker) at http://127.0.0.1:8000;
+## another port or address with PORT= and HOST= (make run PORT=8001 HOST=0.0.0.0)
 run: translations
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py serve --host 127.0.0.1 --port 8000
+	$(BIN)/python manage.py serve --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000)
 
 ## The production shape: nginx on PORT (8000) in front of one Daphne per core, a Celery worker with
 ## beat; needs DATABASE_URL (PostgreSQL), REDIS_URL and nginx. See README.

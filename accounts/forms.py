@@ -16,6 +16,16 @@ class RegistrationForm(auth_forms.UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Django's own help, said the way the site speaks to a player.
+        self.fields["username"].label = _("Username")
+        self.fields["username"].help_text = _(
+            "What the other players see. Up to 150 letters, digits and @ . + - _ characters."
+        )
+        self.fields["password2"].label = _("Password confirmation")
+        self.fields["password2"].help_text = _("The same password, to be sure it is typed right.")
+
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
         if User.objects.filter(username__iexact=username).exists():

@@ -132,6 +132,10 @@ ROUND_PAUSE_SECONDS = float(os.environ.get("ROUND_PAUSE_SECONDS", "6"))
 """How long a finished round or deal stays on show before the next is dealt."""
 BOT_PAUSE_SECONDS = tuple(float(x) for x in os.environ.get("BOT_PAUSE_SECONDS", "0.6,1.5").split(","))
 """A bot waits a human-like moment (between these bounds) before acting, so play can be followed."""
+FAST_BOT_PAUSE_SECONDS = tuple(
+    float(x) for x in os.environ.get("FAST_BOT_PAUSE_SECONDS", "0.2,0.4").split(",")
+)
+"""A bot's pause at a table set to fast bots (``Table.fast_bots``)."""
 
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
@@ -159,10 +163,10 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "accounts.validators.UserAttributeSimilarityValidator"},
+    {"NAME": "accounts.validators.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "accounts.validators.CommonPasswordValidator"},
+    {"NAME": "accounts.validators.NumericPasswordValidator"},
 ]
 LOGIN_ATTEMPTS_LIMIT = int(os.environ.get("LOGIN_ATTEMPTS_LIMIT", "10"))
 LOGIN_ATTEMPTS_WINDOW = int(os.environ.get("LOGIN_ATTEMPTS_WINDOW", "900"))

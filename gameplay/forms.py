@@ -17,6 +17,13 @@ class TableForm(forms.Form):
         required=False,
         help_text=_("Not listed in the lobby: only people with the invitation link can sit down."),
     )
+    fast_bots = forms.BooleanField(
+        label=_("Fast bots"),
+        required=False,
+        help_text=_(
+            "Bots play in a few tenths of a second instead of pausing a second or so, as a person would."
+        ),
+    )
     turn_clock = forms.TypedChoiceField(
         label=_("Turn clock"),
         coerce=int,
@@ -106,3 +113,4 @@ class TableForm(forms.Form):
 
 class PlayNowForm(forms.Form):
     game = forms.ChoiceField(choices=Game.choices)
+    fast_bots = forms.BooleanField(required=False)

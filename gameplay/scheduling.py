@@ -41,6 +41,8 @@ class SeatToAct:
     """A bot's own seat, or a person's that a bot stands in for."""
     is_taken_over: bool
     turn_clock: int
+    fast_bots: bool = False
+    """The table's bots move in a few tenths of a second (``settings.FAST_BOT_PAUSE_SECONDS``)."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ def plan(*, awaiting_deal: bool, seat: SeatToAct | None) -> Plan:
     if seat is None:
         return NOTHING_DUE
     if seat.bot_plays:
-        low, high = settings.BOT_PAUSE_SECONDS
+        low, high = settings.FAST_BOT_PAUSE_SECONDS if seat.fast_bots else settings.BOT_PAUSE_SECONDS
         return Plan(Match.Due.BOT, high, random.uniform(low, high))
     if seat.turn_clock:
         return Plan(Match.Due.CLOCK, float(seat.turn_clock), float(seat.turn_clock))

@@ -85,7 +85,9 @@ def options_validate(*, game: str, options: dict) -> dict:
 
 
 @transaction.atomic(durable=True)
-def table_create(*, host, game: str, options: dict, turn_clock: int, is_private: bool) -> Table:
+def table_create(
+    *, host, game: str, options: dict, turn_clock: int, is_private: bool, fast_bots: bool = False
+) -> Table:
     """A new table of ``game`` with the host in seat 0 and every other seat free."""
     return table_services.table_new(
         host=host,
@@ -93,19 +95,21 @@ def table_create(*, host, game: str, options: dict, turn_clock: int, is_private:
         options=options_validate(game=game, options=options),
         turn_clock=turn_clock,
         is_private=is_private,
+        fast_bots=fast_bots,
     )
 
 
 @transaction.atomic(durable=True)
-def play_now(*, user, game: str) -> Table:
+def play_now(*, user, game: str, fast_bots: bool = False) -> Table:
     """One click: a private table of the game's default options, the player in seat 0 and
-    normal bots everywhere else; the match starts at once."""
+    normal bots everywhere else (``fast_bots``: quick ones); the match starts at once."""
     table = table_services.table_new(
         host=user,
         game=game,
         options=options_validate(game=game, options={}),
         turn_clock=PLAY_NOW_CLOCK,
         is_private=True,
+        fast_bots=fast_bots,
     )
     table_services.seats_fill_with_bots(table)
     table_services.table_start_if_full(table)
@@ -173,7 +177,7 @@ def deal_when_filled(sender, *, table: Table, **kwargs) -> None:
 def _seats(match: Match) -> dict[int, scheduling.SeatToAct]:
     """The match's seats by position: who holds each, whether a bot plays it, the turn clock."""
     rows = Seat.objects.filter(table_id=match.table_id).values_list(
-        "position", "user_id", "bot_level", "is_taken_over", "table__turn_clock"
+        "position", "user_id", "bot_level", "is_taken_over", "table__turn_clock", "table__fast_bots"
     )
     return {
         position: scheduling.SeatToAct(
@@ -183,8 +187,9 @@ def _seats(match: Match) -> dict[int, scheduling.SeatToAct]:
             bot_plays=bool(bot_level) or taken_over,
             is_taken_over=taken_over,
             turn_clock=turn_clock,
+            fast_bots=fast_bots,
         )
-        for position, user_id, bot_level, taken_over, turn_clock in rows
+        for position, user_id, bot_level, taken_over, turn_clock, fast_bots in rows
     }
 
 

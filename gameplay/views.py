@@ -26,6 +26,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 options=form.options(),
                 turn_clock=form.cleaned_data["turn_clock"],
                 is_private=form.cleaned_data["is_private"],
+                fast_bots=form.cleaned_data["fast_bots"],
             )
         except TableError as error:
             form.add_error(None, str(error))
@@ -41,7 +42,9 @@ def play_now(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, form.errors.as_text())
         return redirect("home")
-    table = services.play_now(user=request.user, game=form.cleaned_data["game"])
+    table = services.play_now(
+        user=request.user, game=form.cleaned_data["game"], fast_bots=form.cleaned_data["fast_bots"]
+    )
     return redirect("gameplay:table", table_id=table.pk)
 
 

@@ -350,7 +350,8 @@ def _snapshot(
         lines = [show.replay_deal_line(public, names)]
         who, actor = "", ""
     else:
-        lines = [line for event in events if (line := describe(event, names))]
+        stood_in = move.seat if move.actor == Move.Actor.TAKEOVER else None
+        lines = [line for event in events if (line := describe(event, names, stood_in=stood_in))]
         who, actor = names[move.seat], move.actor
     return ReplayStep(
         index=index,

@@ -44,6 +44,11 @@ class Table(models.Model):
     )
     turn_clock = models.PositiveSmallIntegerField(_("turn clock"), choices=TurnClock.choices, default=45)
     is_private = models.BooleanField(_("private"), default=False)
+    fast_bots = models.BooleanField(
+        _("fast bots"),
+        default=False,
+        help_text=_("Bots move in a few tenths of a second, not a second or so."),
+    )
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -60,7 +60,14 @@ def _require_host(table: Table, user) -> None:
 
 
 def table_new(
-    *, host, game: str, options: dict, turn_clock: int, is_private: bool, rematch_of: Table | None = None
+    *,
+    host,
+    game: str,
+    options: dict,
+    turn_clock: int,
+    is_private: bool,
+    fast_bots: bool = False,
+    rematch_of: Table | None = None,
 ) -> Table:
     """A new table with the host in seat 0 and every other seat free. Inside the caller's transaction.
 
@@ -75,6 +82,7 @@ def table_new(
         options=options,
         turn_clock=turn_clock,
         is_private=is_private,
+        fast_bots=fast_bots,
         host=host,
         rematch_of=rematch_of,
     )
@@ -246,6 +254,7 @@ def table_new_rematch(table: Table, *, by) -> Table:
         options=table.options,
         turn_clock=table.turn_clock,
         is_private=table.is_private,
+        fast_bots=table.fast_bots,
         host=by,
         rematch_of=table,
     )

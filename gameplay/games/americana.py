@@ -77,7 +77,7 @@ class AmericanaPresenter(Presenter):
             if view["owed"]:
                 screen.hit = ngettext("+%(n)s card", "+%(n)s cards", view["owed"]) % {"n": view["owed"]}
             elif view["skip"]:
-                screen.hit = _("ace: a turn missed")
+                screen.hit = _("ace: skips a turn")
         if view["hands"] is not None:
             charges = view["charges"] or [0] * len(screen.names)
             screen.laid_open = [
@@ -86,7 +86,7 @@ class AmericanaPresenter(Presenter):
             ]
 
     def replay_deal_line(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
-        return _("Round %(round)d is dealt by %(name)s; the first card is %(card)s.") % {
+        return _("Round %(round)d is dealt by %(name)s; the first card is the %(card)s.") % {
             "round": view["round"],
             "name": names[view["dealer"]],
             "card": card_name(view["pile"][0]),

@@ -35,12 +35,8 @@ class ClassicPresenter(Presenter):
     def teams(self, options: Mapping[str, Any]) -> list[list[int]]:
         return engine_teams(GAME.options_from_json(dict(options)))
 
-    def standings(
-        self, options: Mapping[str, Any], totals: Sequence[int], games_won: Sequence[int] | None
-    ) -> list[int]:
-        return list(
-            games_won if MATCHES[options["match"]][0] == "games" and games_won is not None else totals
-        )
+    def plays_to_games(self, options: Mapping[str, Any]) -> bool:
+        return MATCHES[options["match"]][0] == "games"
 
     def subtitle(self, view: Mapping[str, Any]) -> str:
         return _("deal %(deal)s") % {"deal": view["deal"]}

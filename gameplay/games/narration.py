@@ -16,17 +16,17 @@ def describe(event: dict, names: list[str], *, stood_in: int | None = None) -> s
         who = _("The bot for %(name)s") % {"name": who}
     if kind == "played":
         if event.get("suit"):
-            return _("%(name)s played %(card)s and named %(suit)s.") % {
+            return _("%(name)s played the %(card)s and named %(suit)s.") % {
                 "name": who,
                 "card": card_label(event["card"]),
                 "suit": suit_label(event["suit"]),
             }
-        if event.get("cuts"):
-            return _("%(name)s played %(card)s, which cuts.") % {
+        if event.get("cuts"):  # the trick's first card, or one that cuts it: either way it holds the trick
+            return _("%(name)s played the %(card)s and holds the trick.") % {
                 "name": who,
                 "card": card_label(event["card"]),
             }
-        return _("%(name)s played %(card)s.") % {"name": who, "card": card_label(event["card"])}
+        return _("%(name)s played the %(card)s.") % {"name": who, "card": card_label(event["card"])}
     if kind == "drew":
         return ngettext("%(name)s drew a card.", "%(name)s drew %(count)d cards.", event["count"]) % {
             "name": who,

@@ -106,16 +106,13 @@ class ScoreSheet:
     totals: list[int]
     games_won: list[int] | None
     result: str
+    by_games: bool = False
+    """Classic played to games won: each cell says the games too."""
 
     @property
     def final(self) -> list[tuple[int, int | None]]:
         """Each side's total and (classic) games won."""
         return list(zip(self.totals, self.games_won or [None] * len(self.totals), strict=True))
-
-    @property
-    def column_count(self) -> int:
-        per_side = 3 if self.games_won is not None else 2
-        return per_side * len(self.sides) + (2 if self.games_won is not None else 3)
 
 
 @dataclass
@@ -228,13 +225,18 @@ class Presenter:
             totals=list(totals),
             games_won=None if games_won is None else list(games_won),
             result=result,
+            by_games=self.plays_to_games(options),
         )
+
+    def plays_to_games(self, options: Mapping[str, Any]) -> bool:
+        """Whether games won, not points, decide the match."""
+        return False
 
     def standings(
         self, options: Mapping[str, Any], totals: Sequence[int], games_won: Sequence[int] | None
     ) -> list[int]:
         """What decides the match, side by side: the totals, or (classic played to games) games won."""
-        return list(totals)
+        return list(games_won if self.plays_to_games(options) and games_won is not None else totals)
 
     def sheet_row(self, done: Finished, names: Sequence[str], options: Mapping[str, Any]) -> SheetRow:
         raise NotImplementedError

@@ -36,19 +36,20 @@ def ngettext(singular: str, plural: str, number: int) -> str:
     return _translation[1](singular, plural, number)
 
 
-# A card's name standing alone, as it is said aloud (the engine's sentences use "the 9 of hearts").
+# A card's name standing alone ("9 of hearts"); a sentence puts "the" before it, as the engine's
+# refusals say "the 9 of hearts".
 _CARD_NAMES = {
     "XR": gettext_noop("red joker"),
     "XB": gettext_noop("black joker"),
-    "2": gettext_noop("two of %(suit)s"),
-    "3": gettext_noop("three of %(suit)s"),
-    "4": gettext_noop("four of %(suit)s"),
-    "5": gettext_noop("five of %(suit)s"),
-    "6": gettext_noop("six of %(suit)s"),
-    "7": gettext_noop("seven of %(suit)s"),
-    "8": gettext_noop("eight of %(suit)s"),
-    "9": gettext_noop("nine of %(suit)s"),
-    "10": gettext_noop("ten of %(suit)s"),
+    "2": gettext_noop("2 of %(suit)s"),
+    "3": gettext_noop("3 of %(suit)s"),
+    "4": gettext_noop("4 of %(suit)s"),
+    "5": gettext_noop("5 of %(suit)s"),
+    "6": gettext_noop("6 of %(suit)s"),
+    "7": gettext_noop("7 of %(suit)s"),
+    "8": gettext_noop("8 of %(suit)s"),
+    "9": gettext_noop("9 of %(suit)s"),
+    "10": gettext_noop("10 of %(suit)s"),
     "J": gettext_noop("jack of %(suit)s"),
     "Q": gettext_noop("queen of %(suit)s"),
     "K": gettext_noop("king of %(suit)s"),
@@ -57,7 +58,7 @@ _CARD_NAMES = {
 
 
 def card_name(code: str) -> str:
-    """A card's spoken name in the reader's language: "seven of hearts", "asul de treflă", "red joker"."""
+    """A card's spoken name in the reader's language: "7 of hearts", "asul de treflă", "red joker"."""
     return card_phrase(code, _CARD_NAMES, gettext)
 
 

@@ -1,11 +1,14 @@
 // The history pages' small helpers: the score sheet's print button, and the replay's keys
-// (← → step back and forward, Home / End jump to the start and the end), which press the
-// step links htmx already drives. After each step arrives, focus returns to the control that
-// was used and what happened is read out.
+// (← → step back and forward, Home / End jump to the start and the end, P plays or pauses),
+// which press the step links htmx already drives. After each step arrives, focus returns to the
+// control that was used and what happened is read out. Play steps forward on its own at the
+// chosen speed, each step once the last has arrived, and stops at the end.
 (() => {
   "use strict";
 
   let used = null;
+  let playing = false;
+  let timer = null;
 
   function press(key) {
     const control = document.querySelector(`#replay-step a[data-key="${key}"]`);
@@ -13,6 +16,44 @@
       used = key;
       control.click();
     }
+    return Boolean(control);
+  }
+
+  function playButton() {
+    return document.querySelector("[data-replay-play]");
+  }
+
+  function delay() {
+    return Number(document.querySelector("[data-replay-speed]")?.value) || 1000;
+  }
+
+  function setPlaying(on) {
+    playing = on;
+    clearTimeout(timer);
+    const button = playButton();
+    if (button) {
+      button.setAttribute("aria-pressed", String(on));
+      button.textContent = on ? button.dataset.pause : button.dataset.play;
+    }
+    if (on) {
+      timer = setTimeout(stepOn, delay());
+    }
+  }
+
+  function stepOn() {
+    // A link, not the disabled span, while there are steps left.
+    if (!playing || !document.querySelector('#replay-step a[data-key="ArrowRight"]')) {
+      setPlaying(false);
+      return;
+    }
+    document.querySelector('#replay-step a[data-key="ArrowRight"]').click();
+  }
+
+  function toggle() {
+    if (!playing && !document.querySelector('#replay-step a[data-key="ArrowRight"]')) {
+      press("Home"); // at the end, Play starts again from the first step
+    }
+    setPlaying(!playing);
   }
 
   document.addEventListener("click", (event) => {
@@ -20,9 +61,16 @@
       window.print();
       return;
     }
+    if (event.target.closest("[data-replay-play]")) {
+      toggle();
+      return;
+    }
     const control = event.target.closest("#replay-step [data-key]");
     if (control) {
       used = control.dataset.key;
+      if (event.isTrusted) {
+        setPlaying(false); // a step chosen by hand stops the playing
+      }
     }
   });
 
@@ -33,9 +81,16 @@
     if (event.target.closest("input, select, textarea, [contenteditable]")) {
       return;
     }
-    if (["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key) && document.getElementById("replay-step")) {
+    if (!document.getElementById("replay-step")) {
+      return;
+    }
+    if (["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) {
       event.preventDefault();
+      setPlaying(false);
       press(event.key);
+    } else if (event.key === "p" || event.key === "P") {
+      event.preventDefault();
+      toggle();
     }
   });
 
@@ -46,12 +101,16 @@
     }
     const announce = document.getElementById("replay-announce");
     const what = step.querySelector(".replay-what");
-    if (announce && what) {
+    if (announce && what && !playing) {
       announce.textContent = what.textContent.replace(/\s+/g, " ").trim();
     }
-    if (used) {
+    if (used && !playing) {
       step.querySelector(`[data-key="${used}"]`)?.focus();
-      used = null;
+    }
+    used = null;
+    if (playing) {
+      clearTimeout(timer);
+      timer = setTimeout(stepOn, delay());
     }
   });
 })();

@@ -28,7 +28,7 @@ WORDS = {
         "offline": "Fără conexiune. Masa se actualizează imediat ce revii online.",
         "unsent": "Fără conexiune: mutarea nu a fost trimisă. Încearcă din nou după ce revine masa.",
         "back": "Conexiunea a revenit.",
-        "stood_in": "Botul pentru ",
+        "stood_in": "Botul din locul lui ",
         "unanswered": "Masa nu a răspuns: se poate ca mutarea ta să nu fi ajuns.",
     },
 }

@@ -120,3 +120,32 @@ def test_the_replay_in_romanian(browser: Browser, live_server_url: str):
     page.keyboard.press("End")
     expect(counter(page)).to_have_text(f"Pasul {last} din {last}")
     page.screenshot(path=ARTIFACTS / "history-replay-end-ro.png", full_page=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_long_replay_plays_by_itself_at_the_chosen_speed_and_pauses(browser: Browser, live_server_url: str):
+    match = off_loop(played_match)
+    last = match.moves.count() + match.rounds.count() - 1
+    page = browser.new_context(locale="en-GB", viewport={"width": 375, "height": 667}).new_page()
+    log_in(page, live_server_url, "ana")
+    page.goto(f"{live_server_url}/matches/{match.pk}/replay/")
+    play = page.get_by_test_id("replay-play")
+    page.get_by_test_id("replay-speed").select_option("400")
+    play.click()
+    expect(play).to_have_attribute("aria-pressed", "true")
+    expect(play).to_have_text("Pause")
+    # Step after step arrives on its own, 0.4 s apart.
+    expect(counter(page)).to_have_text(f"Step 4 of {last}", timeout=5_000)
+    play.click()
+    expect(play).to_have_text("Play")
+    paused = counter(page).text_content()
+    page.wait_for_timeout(1_200)
+    assert counter(page).text_content() == paused
+    # Playing again from the end starts over; a step taken by hand stops it.
+    page.keyboard.press("End")
+    expect(counter(page)).to_have_text(f"Step {last} of {last}")
+    page.keyboard.press("p")
+    expect(counter(page)).to_have_text(re.compile(rf"^Step [1-9] of {last}$"), timeout=5_000)
+    page.keyboard.press("ArrowLeft")
+    expect(play).to_have_attribute("aria-pressed", "false")
+    page.screenshot(path=ARTIFACTS / "history-replay-player-en.png", full_page=True)

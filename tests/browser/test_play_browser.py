@@ -166,6 +166,6 @@ def test_seven_asks_for_the_suit_and_an_illegal_card_is_refused(browser: Browser
     ana.locator(".suit-picker button[value='D']").click()
     expect(ion.get_by_test_id("suit-in-force")).to_contain_text("diamonds")
     expect(ion.get_by_test_id("pile").get_by_role("img")).to_have_attribute(
-        "aria-label", "seven of spades", timeout=5_000
+        "aria-label", "7 of spades", timeout=5_000
     )
     ion.screenshot(path=ARTIFACTS / "after-seven-en.png", full_page=True)

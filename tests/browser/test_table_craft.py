@@ -250,7 +250,7 @@ def test_a_whole_turn_by_keyboard(browser: Browser, live_server_url: str):
     # Ion answers; Ana hears it in the live region.
     card(ion, "9S").click()
     ion.locator(".play-button").click()
-    expect(ana.get_by_test_id("announcer")).to_contain_text("ion played nine of spades.")
+    expect(ana.get_by_test_id("announcer")).to_contain_text("ion played the 9 of spades.")
 
     # A seven: Enter opens the suit prompt, Tab walks the suits, Enter names one.
     ana.locator("#hand-area input[value='7S']").focus()

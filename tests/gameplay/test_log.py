@@ -4,6 +4,7 @@ import pytest
 from django.utils import translation
 
 from gameplay import selectors, services
+from gameplay.games.narration import describe
 from gameplay.models import Move
 from tables import selectors as table_selectors
 from tests.gameplay.helpers import first_legal, human_match
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
     ("language", "stood_in", "by_player"),
     [
         ("en", "The bot for {name} drew a card.", "{name} drew a card."),
-        ("ro", "Botul pentru {name} a tras o carte.", "{name} a tras o carte."),
+        ("ro", "Botul din locul lui {name} a tras o carte.", "{name} a tras o carte."),
     ],
 )
 def test_moves_a_bot_made_for_a_player_are_logged_as_the_bots(language, stood_in, by_player):
@@ -34,6 +35,21 @@ def test_moves_a_bot_made_for_a_player_are_logged_as_the_bots(language, stood_in
             stood_in.format(name=users[seat].username),
             by_player.format(name=users[other].username),
         ]
+
+
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [
+        ("en", "ion played the 8 of clubs and holds the trick."),
+        ("ro", "ion a jucat opt de treflă și ține levata."),
+    ],
+)
+def test_a_tricks_first_card_is_told_as_holding_it_not_as_cutting(language, line):
+    """The engine marks a trick's first card as cutting (it holds the trick): the log must not say it
+    "cuts" a trick that has nothing in it yet, in either language."""
+    led = {"type": "played", "seat": 1, "card": "8C", "cuts": True}
+    with translation.override(language):
+        assert describe(led, ["ana", "ion"]) == line
 
 
 @pytest.mark.parametrize("game", ["americana", "classic"])

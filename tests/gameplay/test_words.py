@@ -102,8 +102,8 @@ def test_romanian_uses_the_players_words(refusals):
 @pytest.mark.parametrize(
     ("code", "english", "romanian"),
     [
-        ("7H", "seven of hearts", "șapte de inimă roșie"),
-        ("10D", "ten of diamonds", "zece de romb"),
+        ("7H", "7 of hearts", "șapte de inimă roșie"),
+        ("10D", "10 of diamonds", "zece de romb"),
         ("AC", "ace of clubs", "asul de treflă"),
         ("QS", "queen of spades", "dama de inimă neagră"),
         ("KH", "king of hearts", "popa de inimă roșie"),

@@ -63,7 +63,8 @@ def test_the_match_page_and_its_score_sheet_name_her_then_the_bot(client, replac
     page = response.text
     seat = page[page.index('data-testid="match-seat"') :]
     seat = seat[: seat.index("</li>")]
-    assert reverse("history:player", args=["ana"]) in seat and "Bot 1" in seat and "bot · normal" in seat
+    assert reverse("history:player", args=["ana"]) in seat and "Bot 1" in seat and ">normal<" in seat
+    assert "bot ·" not in seat  # its name says it is a bot; the badge gives its level
     assert seat.index("ana") < seat.index("Bot 1")
     csv_text = client.get(match_url(replaced, "sheet_csv")).content.decode("utf-8")
     assert "ana → Bot 1: charged" in csv_text
@@ -87,12 +88,13 @@ def test_the_replay_names_whoever_held_the_seat_at_each_move(client, replaced, a
     assert after.seats[1].name == "ion"
     stood_in, page = step(last_of_ana - 1)
     seat = Move.objects.get(match=replaced, seq=last_of_ana - 1).seat
-    assert stood_in.actor == "takeover" and f"A bot played for {['ana', 'ion'][seat]}" in page
+    assert stood_in.actor == "takeover" and f"The bot for {['ana', 'ion'][seat]} " in page
     her_move = Move.objects.filter(match=replaced, seat=0, seq__lte=last_of_ana).last()
     bot_move = Move.objects.filter(match=replaced, seat=0, seq__gt=last_of_ana).first()
     assert step(her_move.seq)[0].who == "ana"
     bot_step, page = step(bot_move.seq)
-    assert bot_step.who == "Bot 1" and "Bot 1 (a bot) played" in page
+    # The bot's name says it is one: the step is told once, in its own words.
+    assert bot_step.who == "Bot 1" and bot_step.lines[0].startswith("Bot 1 ") and "(a bot)" not in page
     round_two_dealt_at = step_of_move(replaced, last_of_ana) - 1
     round_two = client.get(match_url(replaced, "replay"), {"step": round_two_dealt_at}).context["step"]
     assert round_two.kind == "deal" and round_two.seats[0].name == "ana"  # she plays its first move

@@ -1,5 +1,7 @@
 """Every history page and who may open it, through the test client on PostgreSQL."""
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
 
@@ -244,3 +246,18 @@ def test_the_site_links_to_the_history(client, ana):
     assert reverse("history:mine") in client.get(reverse("home")).text
     profile = client.get(reverse("accounts:profile")).text
     assert reverse("history:player", args=["ana"]) in profile
+
+
+def test_a_match_over_within_the_minute_lasted_under_a_minute_not_zero_minutes(client, played, ana):
+    Match.objects.filter(pk=played.pk).update(finished_at=played.started_at + timedelta(seconds=40))
+    client.force_login(ana)
+    for url in (reverse("history:mine"), match_url(played)):
+        page = client.get(url, headers={"Accept-Language": "en"}).text
+        assert "under a minute" in page and "0 minutes" not in page
+
+
+def test_a_running_match_lists_its_totals_so_far_not_final_ones(client, ana, ion):
+    seated_match("americana", [ana, ion], {"players": 2})
+    client.force_login(ana)
+    page = client.get(reverse("history:mine")).text
+    assert 'data-label="Totals so far"' in page and 'data-label="Final totals"' not in page
