@@ -7,7 +7,7 @@ from tables import admin as table_admin
 from tables.models import Seat, Table
 from tables.services import TableError
 
-from . import services
+from . import selectors, services
 from .games import presenter
 from .games.screen import Finished
 from .models import Match, Move, Participant, RoundResult, SeatChange
@@ -39,18 +39,12 @@ class RoundResultInline(ReadOnlyInline):
         """The row as the match's score sheet writes it: each side's score and total, and the note."""
         match = row.match
         show = presenter(match.game)
-        names = _seat_names(match)
+        names = selectors.participant_names(match)
         sheet_row = show.sheet_row(Finished(row.number, row.summary), names, match.options)
         cells = zip(show.sides(names, match.options), sheet_row.cells, strict=True)
         return format_html_join(
             " · ", "{}: {} ({})", ((side, cell.value, cell.total) for side, cell in cells)
         ) + format_html(" · {}", sheet_row.note)
-
-
-def _seat_names(match: Match) -> list[str]:
-    """Each seat's name as it was held last."""
-    holders = {p.seat: p.display_name for p in match.participants.all()}  # ordered by seat, then from_move
-    return [holders[seat] for seat in sorted(holders)]
 
 
 class MoveInline(ReadOnlyInline):
@@ -116,10 +110,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("result"))
     def result_text(self, match: Match) -> str:
-        winners = match.result["winners"] if match.status == Match.Status.FINISHED else []
-        return presenter(match.game).result(
-            match.status, winners, _seat_names(match), match.options, match.abort_reason
-        )
+        return selectors.result_text(match, selectors.participant_names(match))
 
     @admin.display(description=_("players"))
     def players(self, match: Match) -> str:

@@ -121,6 +121,21 @@ def snapshot_advanced(snapshot: TableSnapshot) -> TableSnapshot:
     )
 
 
+def participant_names(match: Match) -> list[str]:
+    """Each seat's name from the match's participants; a seat held by several in turn names them all
+    in order ("ana → Bot 2")."""
+    by_seat: dict[int, list[str]] = {}
+    for participant in match.participants.all():  # ordered by seat, then from_move
+        by_seat.setdefault(participant.seat, []).append(participant.display_name)
+    return [" → ".join(by_seat[seat]) for seat in sorted(by_seat)]
+
+
+def result_text(match: Match, names: list[str]) -> str:
+    """The match's recorded result in one sentence, for everyone."""
+    winners = match.result["winners"] if match.status == Match.Status.FINISHED else []
+    return presenter(match.game).result(match.status, winners, names, match.options, match.abort_reason)
+
+
 def seat_name(seat: Seat) -> str:
     """A person's username; a bot is named by its seat ("Bot 3"), its level shown beside it."""
     if seat.user_id:

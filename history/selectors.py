@@ -36,6 +36,7 @@ from gameplay.games import presenter
 from gameplay.games.narration import describe
 from gameplay.games.screen import Finished, Player, ScoreSheet, Screen, SeatInfo
 from gameplay.models import Match, Move, Participant, RoundResult
+from gameplay.selectors import participant_names, result_text
 from tables.models import Game
 
 MAX_SEATS = 4
@@ -94,11 +95,6 @@ def can_view(*, match: Match, user) -> bool:
 def _took_part(user) -> Exists:
     """The match (the outer query's row) is one ``user`` held a seat in, for however long."""
     return Exists(Participant.objects.filter(match=OuterRef("pk"), user=user))
-
-
-def _names(match: Match) -> list[str]:
-    """Each seat's name; a seat held by several in turn names them all in order ("ana → Bot 2")."""
-    return [" → ".join(p.display_name for p in holders) for holders in seat_holders(match)]
 
 
 def outcome_of(match: Match, seat: int | None) -> str:
@@ -190,7 +186,7 @@ def match_rows(matches) -> list[MatchRow]:
     """Rows for matches from ``matches_of``, as the player it was asked for sees them."""
     rows = []
     for match in matches:
-        names = _names(match)
+        names = participant_names(match)
         outcome = outcome_of(match, match.my_seat)
         show = presenter(match.game)
         sides = show.sides(names, match.options)
@@ -211,15 +207,9 @@ def match_rows(matches) -> list[MatchRow]:
 # --- The score sheet ---------------------------------------------------------------------------------
 
 
-def result_text(match: Match, names: list[str]) -> str:
-    """The match's result in one sentence, for everyone."""
-    winners = match.result["winners"] if match.status == FINISHED else []
-    return presenter(match.game).result(match.status, winners, names, match.options, match.abort_reason)
-
-
 def score_sheet(match: Match) -> ScoreSheet:
     """One row per round (Americana) or deal (classic) from the rows recorded as each ended."""
-    names = _names(match)
+    names = participant_names(match)
     return presenter(match.game).score_sheet(
         [Finished(r.number, r.summary) for r in RoundResult.objects.filter(match=match).order_by("number")],
         names,
