@@ -31,6 +31,7 @@ translations: $(VENV)/.installed
 ## The site on the embedded default (SQLite, in-memory channel layer and broker) at http://127.0.0.1:8000;
 ## another port or address with PORT= and HOST= (make run PORT=8001 HOST=0.0.0.0)
 run: translations
+	$(BIN)/python manage.py buildpractice
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py serve --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000)
 
@@ -57,12 +58,17 @@ test: lint translations
 messages: $(VENV)/.installed
 	$(BIN)/python manage.py makemessages --locale ro --ignore '.venv/*' --ignore 'static/*'
 
-## Re-vendor htmx and its websocket extension from the npm registry
+## Re-vendor htmx, its websocket extension and Pyodide from the npm registry
 vendor:
 	rm -rf build/htmx && mkdir -p build/htmx
 	cd build/htmx && npm pack htmx.org@4.0.1 --silent && tar xzf htmx.org-4.0.1.tgz
 	cp build/htmx/package/dist/htmx.min.js build/htmx/package/dist/ext/hx-ws.js \
 		build/htmx/package/LICENSE static/vendor/htmx/
+	rm -rf build/pyodide && mkdir -p build/pyodide static/vendor/pyodide-314.0.7
+	cd build/pyodide && npm pack pyodide@314.0.7 --silent && tar xzf pyodide-314.0.7.tgz
+	cp build/pyodide/package/pyodide.mjs build/pyodide/package/pyodide.asm.mjs build/pyodide/package/pyodide.asm.wasm \
+		build/pyodide/package/python_stdlib.zip build/pyodide/package/pyodide-lock.json static/vendor/pyodide-314.0.7/
+	cp /usr/share/common-licenses/MPL-2.0 static/vendor/pyodide-314.0.7/LICENSE
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts .pytest_cache .ruff_cache

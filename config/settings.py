@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "gameplay",
     "bots",
     "history",
+    "practice",
     "axes",
 ]
 
@@ -102,6 +103,11 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A move runs the same few statements every time: bound on the server and, from a statement's
+    # fifth run on a connection, prepared there, PostgreSQL parses and plans each once per connection.
+    # (Measured: a third less of PostgreSQL's CPU per move, and less of the servers' own.)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -113,9 +119,12 @@ if EMBEDDED:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
 else:
+    # Redis pub/sub: a change to a table is one PUBLISH, pushed to the processes whose viewers
+    # subscribed, with no per-channel lists to poll and trim. What it does not keep (news sent while
+    # a process was cut off from Redis) each table's viewers catch up with on their next heartbeat.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "septica")},
         }
     }
@@ -221,7 +230,9 @@ USE_TZ = True
 
 # --- Static files ----------------------------------------------------------------
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+PRACTICE_BUILD_DIR = BASE_DIR / "build" / "practice"
+"""Where ``manage.py buildpractice`` writes the offline practice table's Python (served as static)."""
+STATICFILES_DIRS = [BASE_DIR / "static", ("practice", PRACTICE_BUILD_DIR)]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -76,8 +76,8 @@ class SeatChangeInline(ReadOnlyInline):
 class MatchAdmin(admin.ModelAdmin):
     """Matches, read-only: filter, search by player, read the score sheet and the moves; abort one running."""
 
-    list_display = ("id", "game", "status", "table", "players", "started_at", "finished_at")
-    list_filter = ("game", "status", "started_at")
+    list_display = ("id", "game", "status", "practice", "table", "players", "started_at", "finished_at")
+    list_filter = ("game", "status", "practice", "started_at")
     search_fields = ("participants__user__username",)
     list_select_related = ("table",)
     date_hierarchy = "started_at"
@@ -86,6 +86,7 @@ class MatchAdmin(admin.ModelAdmin):
         "game",
         "rules",
         "status",
+        "practice",
         "result_text",
         "abort_reason",
         "version",

@@ -7,54 +7,39 @@ answered with an error for this connection only, and nothing is changed.
 
 import asyncio
 import contextlib
-import json
 import logging
-import re
 import threading
-import time
-from collections import OrderedDict
+import uuid
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from functools import partial
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from tables import events
 from tables import selectors as table_selectors
 from tables.consumers import room_context
 from tables.events import table_group
 from tables.fragments import FORBIDDEN, FragmentRendering
 from tables.models import Table
 
-from . import presence, selectors, services
-from .games.narration import describe
+from . import frames, presence, selectors, services
 from .models import Move
 
 logger = logging.getLogger(__name__)
 
-MAX_FRAME = 4096
 TRY_AGAIN_LATER = 4013
 """Closed for a retry: the channel layer is out of reach (1013's meaning, in the range a server may send)."""
 """A close code the page's websocket reconnects after."""
-ACTION_TYPES = {"play", "draw", "take", "sit_out", "end"}
-PLAY_FRAGMENTS = ("topbar", "opponents", "center", "hand", "log", "outcome", "notice")
-MOTION_KEYS = ("type", "seat", "card", "count", "cuts", "cards")
-"""What the page's motion reads of a public event; nothing else of it goes out with a frame."""
-
-
-def _shared_key(name: str, screen: selectors.Screen) -> tuple | None:
-    """What a fragment depends on beyond the table's version and the language, when every viewer
-    with the same key sees the same markup; None for fragments made for one viewer only."""
-    if name in ("topbar", "log", "notice"):
-        return ()
-    if name == "center":
-        return (screen.aimed_text, screen.holder_text)
-    if name == "outcome" and not screen.on_show:
-        return ()  # nothing on show while a round is played
-    return None
 
 
 @dataclass
@@ -64,8 +49,11 @@ class SharedTable:
     table: Table
     snapshot: selectors.TableSnapshot | None
     fragments: dict[tuple, str] = field(default_factory=dict)
-    checked_at: float = field(default_factory=time.monotonic)
-    """When this read was last known to be the database's latest."""
+    told: dict[str, dict] = field(default_factory=dict)
+    """By language: what every viewer's screen tells alike (``Presenter.screen``'s ``common``)."""
+    after_move: bool = False
+    """Built from a move this process made mid-round (``SharedTables.advance``): the screens it makes
+    read only what the read holds, never the database, so they may be rendered on the event loop."""
 
     @property
     def version(self) -> int:
@@ -89,28 +77,43 @@ class SharedTables:
             entry = self.entries.get(table_id)
         return entry if entry is not None else self.get(table_id, None)
 
-    def checked(self, table_id: int, max_age: float) -> SharedTable | None:
-        """The held read, checked against the database at most once per ``max_age`` seconds per table,
-        and read anew when behind: news lost while the channel layer was away (a Redis restart) is
-        caught up without a read per viewer."""
+    def held_after_move(self, table_id: int, version: int) -> SharedTable | None:
+        """The read this process holds when a move made here brought the table to ``version`` or
+        past it."""
         with self.lock:
-            held = self.entries.get(table_id)
-        if held is None or time.monotonic() - held.checked_at < max_age:
-            return held
-        held.checked_at = time.monotonic()
-        held_match = (held.snapshot.match.pk, held.version) if held.snapshot else None
-        return held if selectors.match_version(table_id) == held_match else self.get(table_id, None)
+            entry = self.entries.get(table_id)
+        return entry if entry is not None and entry.after_move and entry.version >= version else None
+
+    def check_all(self, table_ids: list[int]) -> dict[int, int]:
+        """The version of each table as this process holds it, checked against the database in one
+        query and read anew where behind: news lost while the channel layer was away (a Redis
+        restart) is caught up with one read per table, not one per viewer."""
+        current = selectors.match_versions(table_ids)
+        latest = {}
+        for table_id in table_ids:
+            with self.lock:
+                held = self.entries.get(table_id)
+            held_match = (held.snapshot.match.pk, held.version) if held and held.snapshot else None
+            if held is None or current.get(table_id) != held_match:
+                held = self.get(table_id, None)
+            if held is not None:
+                latest[table_id] = held.version
+        return latest
 
     def get(self, table_id: int, version: int | None, *, match_only: bool = False) -> SharedTable | None:
-        """The table as of ``version``, read anew when this process holds another version (older
-        news, or another match: a new match always announces itself as a change to the table) or
-        when ``version`` is None (a change to the table itself, a new connection). When only the
-        match moved on from the version held (``match_only``), only the match is read again."""
+        """The table as of ``version`` or later, read anew when this process holds an older version
+        or another match's (a new match always announces itself as a change to the table), or when
+        ``version`` is None (a change to the table itself, a new connection). When only the match
+        moved on from the version held (``match_only``), only the match is read again.
+
+        News older than the read held (it waited in a busy process's queue while a later move was
+        made here) is answered with that read: every viewer is shown the newest table anyway, and
+        reading the table again for each late message would make a busy process busier still."""
         with self.lock:
             table_lock = self.locks.setdefault(table_id, threading.Lock())
         with table_lock:
             held = self.entries.get(table_id)
-            if held is not None and version is not None and held.version == version:
+            if held is not None and version is not None and held.version >= version:
                 entry = held
             elif held is not None and held.snapshot and match_only and held.version == version - 1:
                 entry = SharedTable(table=held.table, snapshot=selectors.snapshot_advanced(held.snapshot))
@@ -133,7 +136,7 @@ class SharedTables:
             if held.version != moved.version - 1:
                 return
             after = selectors.snapshot_after(held.snapshot, moved.match, moved.state, moved.move)
-            entry = SharedTable(table=held.table, snapshot=after)
+            entry = SharedTable(table=held.table, snapshot=after, after_move=True)
         self._keep(table_id, entry)
 
     def _keep(self, table_id: int, entry: SharedTable | None) -> SharedTable | None:
@@ -152,64 +155,181 @@ class SharedTables:
 SHARED_TABLES = SharedTables()
 
 
-UNREADABLE = gettext_noop("That message could not be read.")
-NOT_A_MOVE = gettext_noop("That is not a move of this game.")
-VERSION_TEXT = re.compile(r"[0-9]{1,12}")
-CARD_TEXT = re.compile(r"[0-9A-Z]{2,3}")
-SUITS = {"S", "H", "D", "C"}
+class TableNews:
+    """This process's viewers of each table, and one place in each table's group for all of them.
 
+    A change to a table is one group message per process rather than one per viewer, read from the
+    channel layer once and handed to each of the table's viewers here, in order, through their own
+    queue (``TableConsumer.news``).
 
-@dataclass(frozen=True)
-class Frame:
-    """A frame read and checked whole: the version it was made against and what it asks for
-    (``action`` is None for "I'm back")."""
-
-    version: int
-    action: dict | None
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number a frame may hold")
-
-
-def parse_frame(text_data: str | None) -> Frame | services.ActionRefused:
-    """The frame a client sent, checked in every part before anything uses it, or why it is refused.
-
-    Frames are htmx's form messages: every value a string (a version may also come as a JSON
-    integer). Anything else (NaN, infinities, floats, booleans, lists or objects where a word
-    belongs, nesting too deep to read) is refused, never passed on.
+    One heartbeat for all of them, too: every ``PRESENCE_HEARTBEAT_SECONDS`` the process stamps every
+    seat it has open in one round trip (so a dead server's seats fade), takes its place in each
+    table's group again (Redis forgets groups when it restarts), and hands each viewer whose page is
+    behind its table (news lost while Redis was away) the table's latest version.
     """
-    if not isinstance(text_data, str) or len(text_data) > MAX_FRAME:
-        return services.ActionRefused(UNREADABLE)
-    try:
-        frame = json.loads(text_data, parse_constant=_no_constant)
-    except (ValueError, RecursionError):
-        return services.ActionRefused(UNREADABLE)
-    if not isinstance(frame, dict):
-        return services.ActionRefused(UNREADABLE)
-    version = frame.get("version")
-    if type(version) is str and VERSION_TEXT.fullmatch(version):
-        version = int(version)
-    elif type(version) is not int or not 0 <= version < 10**12:
-        return services.ActionRefused(UNREADABLE)
-    kind, card, suit = frame.get("type"), frame.get("card"), frame.get("suit")
-    if not all(value is None or type(value) is str for value in (kind, card, suit)):
-        return services.ActionRefused(NOT_A_MOVE)
-    kind = kind or ("play" if suit else None)
-    if kind == "back":
-        return Frame(version=version, action=None)
-    if kind not in ACTION_TYPES:
-        return services.ActionRefused(NOT_A_MOVE)
-    if kind != "play":
-        return Frame(version=version, action={"type": kind})
-    if card is None or not CARD_TEXT.fullmatch(card):
-        return services.ActionRefused(NOT_A_MOVE)
-    action = {"type": "play", "card": card}
-    if suit:  # only a seven may name one: the engine refuses any other card that does
-        if suit not in SUITS:
-            return services.ActionRefused(NOT_A_MOVE)
-        action["suit"] = suit
-    return Frame(version=version, action=action)
+
+    def __init__(self) -> None:
+        self.viewers: dict[int, set[TableConsumer]] = {}
+        self.channel = ""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.layer = None
+        self.listener: asyncio.Task | None = None
+        self.heartbeat: asyncio.Task | None = None
+        self.stamping: asyncio.Future | None = None
+        """The heartbeat's stamps under way, which a leaving seat waits for."""
+        self.echoes: Counter[str] = Counter()
+        """Messages handed over as they were sent from this process (``hear_here``), not yet back
+        from the channel layer: their echo is dropped, so no viewer renders the same news twice."""
+
+    async def join(self, layer, table_id: int, viewer: "TableConsumer") -> None:
+        """Hand ``viewer`` the table's news."""
+        await self._listening(layer)
+        self.viewers.setdefault(table_id, set()).add(viewer)
+        try:
+            await layer.group_add(table_group(table_id), self.channel)
+        except BaseException:
+            self._forget(table_id, viewer)
+            raise
+
+    async def leave(self, layer, table_id: int, viewer: "TableConsumer") -> None:
+        """No more news for ``viewer``; the process leaves the table's group with its last viewer."""
+        if not self._forget(table_id, viewer):
+            return
+        channel = self.channel
+        await layer.group_discard(table_group(table_id), channel)
+        if table_id in self.viewers and channel == self.channel:  # a viewer arrived meanwhile
+            await layer.group_add(table_group(table_id), channel)
+
+    def _forget(self, table_id: int, viewer: "TableConsumer") -> bool:
+        """Take ``viewer`` off the table's list; True when it was the table's last viewer here."""
+        viewers = self.viewers.get(table_id)
+        if viewers is None or viewer not in viewers:
+            return False
+        viewers.discard(viewer)
+        if viewers:
+            return False
+        del self.viewers[table_id]
+        return True
+
+    def _listens(self, loop: asyncio.AbstractEventLoop, layer) -> bool:
+        listening = self.listener is not None and not self.listener.done()
+        return listening and self.loop is loop and self.layer is layer
+
+    async def _listening(self, layer) -> None:
+        """Start the listener for this event loop and channel layer, once."""
+        loop = asyncio.get_running_loop()
+        if self._listens(loop, layer):
+            return
+        channel = await layer.new_channel("tables")
+        if self._listens(loop, layer):
+            return  # another viewer started it meanwhile
+        if self.loop is not loop or self.layer is not layer:
+            # Viewers of another event loop or channel layer (a test's) hear nothing more.
+            self.viewers = {}
+            self.echoes.clear()
+            if self.listener is not None and self.loop is loop:
+                self.listener.cancel()
+                self.heartbeat.cancel()
+        self.loop, self.layer, self.channel = loop, layer, channel
+        self.listener = loop.create_task(self._listen(layer, channel))
+        self.heartbeat = loop.create_task(self._beat(layer))
+
+    def hear_here(self, group: str, message: dict) -> None:
+        """A table's news sent from this process (a move made here, on a worker thread): handed to the
+        table's viewers here at once, without the round trip through Redis and back."""
+        loop, table_id = self.loop, message.get("table")
+        if loop is None or table_id not in self.viewers or group != table_group(table_id):
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (a test's)
+            loop.call_soon_threadsafe(self._hand_over_sent, message)
+
+    def _hand_over_sent(self, message: dict) -> None:
+        if len(self.echoes) > MAX_ECHOES:  # echoes lost with Redis: forget them
+            self.echoes.clear()
+        self.echoes[echo_key(message)] += 1
+        self._hand_over(message)
+
+    def _hand_over(self, message: dict) -> None:
+        for viewer in list(self.viewers.get(message.get("table"), ())):
+            viewer.news.put_nowait(message)
+
+    def _tell_all(self, message: dict) -> None:
+        for viewers in self.viewers.values():
+            for viewer in viewers:
+                viewer.news.put_nowait(message)
+
+    async def _listen(self, layer, channel: str) -> None:
+        while True:
+            try:
+                message = await layer.receive(channel)
+            except Exception:
+                # Deaf to every table's news: their pages reconnect once the channel layer is back.
+                logger.warning("The tables' news could not be read.", exc_info=True)
+                self._tell_all({"type": "news.lost"})
+                await asyncio.sleep(1)
+                continue
+            if self.echoes and self._was_echo(message):
+                continue
+            self._hand_over(message)
+
+    def _was_echo(self, message: dict) -> bool:
+        """Whether ``message`` came back from Redis after being handed over here (and is dropped)."""
+        key = echo_key(message)
+        if not self.echoes[key]:
+            return False
+        self.echoes[key] -= 1
+        if not self.echoes[key]:
+            del self.echoes[key]
+        return True
+
+    async def _beat(self, layer) -> None:
+        while True:
+            await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
+            try:
+                async with asyncio.timeout(settings.PRESENCE_HEARTBEAT_SECONDS):
+                    await self._beat_once(layer)
+            except Exception:
+                # Out of touch with Redis: the pages close and reconnect once it is back.
+                logger.warning("The tables' heartbeat failed.", exc_info=True)
+                self._tell_all({"type": "news.lost"})
+
+    async def _beat_once(self, layer) -> None:
+        for table_id in list(self.viewers):
+            await layer.group_add(table_group(table_id), self.channel)
+        seats = [
+            (viewer.table_id, viewer.seat, viewer.channel_name)
+            for viewers in self.viewers.values()
+            for viewer in viewers
+            if viewer.present
+        ]
+        self.stamping = asyncio.ensure_future(off_thread(presence.refresh_many)(seats))
+        await self.stamping
+        latest = await off_thread(SHARED_TABLES.check_all)(list(self.viewers))
+        for table_id, version in latest.items():
+            for viewer in self.viewers.get(table_id, ()):
+                # A viewer still connecting (shown nothing yet) reads the table after joining anyway.
+                if viewer.shown_version not in (NOT_SHOWN, version):
+                    viewer.news.put_nowait({"type": "table.changed", "version": version})
+
+    async def stamped(self) -> None:
+        """Once the heartbeat's stamps under way (if any) are made: a seat leaving after it cannot
+        be stamped back by them."""
+        if self.stamping is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.stamping)
+
+
+MAX_ECHOES = 4096
+NOT_SHOWN = -1
+"""``TableConsumer.shown_version`` before the page's first frame."""
+
+
+def echo_key(message: dict) -> str:
+    return repr(sorted(message.items()))
+
+
+TABLE_NEWS = TableNews()
+events.hear_here_first(TABLE_NEWS.hear_here)
 
 
 off_thread = partial(database_sync_to_async, thread_sensitive=False)
@@ -224,15 +344,16 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
     group = ""
     seat: int | None = None
     present = False
-    shown_version = -1
+    shown_version = NOT_SHOWN
     """The version of the table this page was last sent."""
     shown_move: tuple[int, int] | None = None
     """The match and the number of its last move as this page was last sent them."""
-    heartbeat: asyncio.Task | None = None
+    news: asyncio.Queue
+    """The table's messages, handed over by ``TABLE_NEWS``."""
 
     async def __call__(self, scope, receive, send) -> None:
         try:
-            await super().__call__(scope, receive, send)
+            await self.serve(scope, receive, send)
         except (RedisConnectionError, OSError):
             # The channel layer went out of reach: close, so the page retries later, with a line in
             # the log rather than a traceback for every try.
@@ -244,6 +365,28 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
         finally:
             await self.clean_up()
 
+    async def serve(self, scope, receive, send) -> None:
+        """``AsyncConsumer.__call__``, with the table's news read from ``news`` rather than from a
+        channel of this connection's own (its name still identifies the connection)."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        # Names the connection (its presence entry); news reaches it through ``TABLE_NEWS``.
+        self.channel_name = f"table-viewer.{uuid.uuid4().hex}"
+        self.base_send = send
+        self.news = asyncio.Queue()
+        with contextlib.suppress(StopConsumer):
+            await await_many_dispatch([receive, self.news.get], self.dispatch)
+
+    async def dispatch(self, message: dict) -> None:
+        """``AsyncConsumer.dispatch`` without its ``aclose_old_connections``, a hop to the one shared
+        sync thread before every message (each viewer's every update). Nothing here touches the
+        database on the event loop: reads and moves run through ``off_thread``
+        (``database_sync_to_async``), which closes stale connections on the thread it uses."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.sent: dict[str, str] = {}
@@ -251,7 +394,7 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             await self.close(code=FORBIDDEN)
             return
         try:
-            await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+            await TABLE_NEWS.join(self.channel_layer, self.table_id, self)
         except Exception:
             # Redis is out of reach: turn the socket away (nothing to clean up); the page retries.
             logger.warning("Table %s: the channel layer is out of reach.", self.table_id)
@@ -262,7 +405,6 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
         if self.seat is not None:
             await off_thread(presence.arrive)(self.table_id, self.seat, self.channel_name)
             self.present = True
-        self.heartbeat = asyncio.create_task(self.beat())
         # Read after joining the group, so no change falls between the two: a reconnect lands on the
         # exact current state.
         await self.send_text(await off_thread(self.screen_text)(None))
@@ -280,51 +422,22 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             self.seat = seat.position
         return True
 
-    async def beat(self) -> None:
-        """Every few seconds: the seat is still here (so a dead server's seats fade), and this channel
-        is still in the table's group (Redis forgets groups when it restarts)."""
-        while True:
-            await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
-            try:
-                async with asyncio.timeout(settings.PRESENCE_HEARTBEAT_SECONDS):
-                    await self.channel_layer.group_add(self.group, self.channel_name)
-                    if self.present:
-                        await off_thread(presence.refresh)(self.table_id, self.seat, self.channel_name)
-                await self.send_text(await off_thread(self.catch_up)())
-            except Exception:
-                # Deaf to the table's news: close, and the page reconnects when Redis is back.
-                logger.warning("Table %s: the heartbeat failed.", self.table_id, exc_info=True)
-                await self.close(code=TRY_AGAIN_LATER)
-                return
-
     async def clean_up(self) -> None:
         """Undo what ``connect`` did, once, each step whatever became of the others."""
-        heartbeat, self.heartbeat = self.heartbeat, None
-        if heartbeat is not None:
-            heartbeat.cancel()
-            # Waits for a refresh already under way, so it cannot mark the seat present after it left.
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await heartbeat
         if self.group:
-            group, self.group = self.group, ""
+            self.group = ""
             try:
-                await self.channel_layer.group_discard(group, self.channel_name)
+                await TABLE_NEWS.leave(self.channel_layer, self.table_id, self)
             except Exception:
                 logger.warning("Table %s: could not leave the group.", self.table_id, exc_info=True)
         if self.present:
             self.present = False
+            await TABLE_NEWS.stamped()  # so that the heartbeat cannot mark the seat present after it left
             try:
                 await off_thread(self.leave_seat)()
             except Exception:
                 # The entry fades by itself within the presence TTL.
                 logger.warning("Table %s: could not note a seat leaving.", self.table_id, exc_info=True)
-
-    def catch_up(self) -> str:
-        """What this page missed, if the table moved on while its news could not reach it."""
-        shared = SHARED_TABLES.checked(self.table_id, settings.PRESENCE_HEARTBEAT_SECONDS)
-        if shared is None or shared.version == self.shown_version:
-            return ""
-        return self.screen_text(shared.version)
 
     def leave_seat(self) -> None:
         if presence.leave(self.table_id, self.seat, self.channel_name) == 0:
@@ -333,7 +446,26 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
     async def table_changed(self, event: dict) -> None:
         # Version 0 marks a change to the table itself (seats, a rematch): read it anew.
         version, match_only = event.get("version") or None, event.get("match_only", False)
-        await self.send_text(await off_thread(self.screen_text)(version, match_only=match_only))
+        text = self.held_screen_text(version)
+        if text is None:
+            text = await off_thread(self.screen_text)(version, match_only=match_only)
+        await self.send_text(text)
+
+    def held_screen_text(self, version: int | None) -> str | None:
+        """What changed for this viewer, rendered right here on the event loop when a move made in
+        this process brought the table to ``version`` (``SharedTable.after_move``): templates only,
+        nothing to read, so no thread hop. None when the table must be read first, or when the screen
+        may read more (a round's or the match's end, a seat changing hands)."""
+        shared = SHARED_TABLES.held_after_move(self.table_id, version) if version is not None else None
+        if shared is None:
+            return None
+        with translation.override(self.language):
+            return self._changed_fragments(shared)
+
+    async def news_lost(self, event: dict) -> None:
+        """The channel layer went out of reach: close, so the page retries later."""
+        logger.warning("Table %s: the channel layer is out of reach.", self.table_id)
+        await self.close(code=TRY_AGAIN_LATER)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         await self.send_text(await off_thread(self.reply_to)(text_data))
@@ -363,49 +495,30 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
                 return room
         else:
             room = ""
-        screen = selectors.table_screen(snapshot, self.scope["user"])
+        told = shared.told.setdefault(self.language, {})
+        screen = selectors.table_screen(snapshot, self.scope["user"], common=told)
         context = {"table": table, "screen": screen, "notice": ""}
-        parts = [room]
-        if events := self._events_since(snapshot, screen.names):
-            parts.append(self.render("gameplay/table.html#events", {"events": json.dumps(events)}))
-        for name in PLAY_FRAGMENTS:
-            key = _shared_key(name, screen)
-            if key is None:
-                html = self.render(f"gameplay/table.html#{name}", context)
-            else:
-                key = (name, self.language, *key)
-                if key not in shared.fragments:
-                    shared.fragments[key] = self.render(f"gameplay/table.html#{name}", context)
-                html = shared.fragments[key]
-            if self.sent.get(name) != html:
-                self.sent[name] = html
-                parts.append(html)
-        return "".join(parts)
+        fragments = frames.play_fragments(
+            self.render,
+            context,
+            sent=self.sent,
+            events=self._events_since(snapshot, screen.names),
+            shared=shared.fragments,
+            language=self.language,
+        )
+        return room + "".join(fragments)
 
     def _events_since(self, snapshot: selectors.TableSnapshot, names: list[str]) -> list[dict]:
-        """The public events of the moves made since this page was last sent the table, oldest first,
-        each with its line of the log (``said``), for the page to animate and announce. None on a
-        page's first frame, in another match, or when more moves went by than the log holds: the
-        page then shows the table as it stands, without motion."""
+        """The public events of the moves made since this page was last sent the table, each with its
+        line of the log. None on a page's first frame, in another match, or when more moves went by
+        than the log holds: the page then shows the table as it stands, without motion."""
         shown, self.shown_move = self.shown_move, (snapshot.match.pk, snapshot.last_seq)
         if shown is None or shown[0] != snapshot.match.pk:
             return []
         new = snapshot.last_seq - shown[1]
         if not 0 < new <= len(snapshot.recent_moves):
             return []
-        told = []
-        for stood_in, events in snapshot.recent_moves[-new:]:
-            for event in events:
-                public = {key: event[key] for key in MOTION_KEYS if key in event}
-                if said := describe(event, names, stood_in=stood_in):
-                    public["said"] = said
-                told.append(public)
-        return told
-
-    def notice_text(self, notice: str) -> str:
-        html = self.render("gameplay/table.html#notice", {"notice": notice})
-        self.sent["notice"] = html
-        return html
+        return frames.told_events(snapshot.recent_moves[-new:], names)
 
     def reply_to(self, text_data: str | None) -> str:
         """Make the move a frame asks for; what to answer this connection with ("" when the move's
@@ -416,12 +529,12 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
         if refusal.stale:
             return self.screen_text(None, resend=True)
         with translation.override(self.language):
-            return self.notice_text(refusal.explain())
+            return frames.notice_fragment(self.render, refusal.explain(), sent=self.sent)
 
     def _refusal(self, text_data: str | None) -> services.ActionRefused | None:
         """The frame's move made, or why not (read in this connection's language by ``explain``)."""
-        frame = parse_frame(text_data)
-        if isinstance(frame, services.ActionRefused) and frame.template == UNREADABLE:
+        frame = frames.parse_frame(text_data)
+        if isinstance(frame, frames.ActionRefused) and frame.template == frames.UNREADABLE:
             return frame
         user = self.scope["user"]
         shared = SHARED_TABLES.latest(self.table_id)
@@ -435,14 +548,14 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             )
         if shared.snapshot is None:
             return services.ActionRefused(gettext_noop("The match has not started yet."))
-        if isinstance(frame, services.ActionRefused):  # a move no game has: said after who may move, and when
+        if isinstance(frame, frames.ActionRefused):  # a move no game has: said after who may move, and when
             return frame
         match_id = shared.snapshot.match.pk
         if frame.action is None:
             services.seat_reclaim(match_id=match_id, seat=seat.position)
             return None
         try:
-            moved = services.act(
+            services.act(
                 match_id=match_id,
                 seat=seat.position,
                 action=frame.action,
@@ -450,8 +563,8 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
                 expected_version=frame.version,
                 reclaim=True,
                 user_id=user.pk,
+                committed=partial(SHARED_TABLES.advance, self.table_id),
             )
         except services.ActionRefused as refusal:
             return refusal
-        SHARED_TABLES.advance(self.table_id, moved)
         return None

@@ -1,10 +1,11 @@
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tables.models import BotLevel
+
+from .games.screen import bot_name
 
 
 class Match(models.Model):
@@ -32,6 +33,12 @@ class Match(models.Model):
     seed = models.BigIntegerField(_("seed"))
     state = models.JSONField(_("state"))
     version = models.PositiveIntegerField(_("version"), default=0)
+    moves_made = models.PositiveIntegerField(
+        _("moves made"),
+        default=0,
+        db_default=0,
+        help_text=_("How many moves the log holds: the next move's number, with no count of the log."),
+    )
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLAYING)
     result = models.JSONField(_("result"), null=True, blank=True)
     abort_reason = models.CharField(_("abort reason"), max_length=200, blank=True)
@@ -54,6 +61,18 @@ class Match(models.Model):
         blank=True,
         help_text=_("When the next deal, the bot's move or the turn clock's end is due at the latest."),
     )
+    practice = models.BooleanField(
+        _("practice"),
+        default=False,
+        help_text=_("Played offline against bots and saved afterwards; outside every online statistic."),
+    )
+    practice_digest = models.CharField(
+        _("practice upload digest"),
+        max_length=64,
+        blank=True,
+        editable=False,
+        help_text=_("Identifies a saved practice match, so saving it twice keeps one."),
+    )
 
     class Meta:
         ordering = ["-started_at"]
@@ -64,7 +83,12 @@ class Match(models.Model):
                 fields=["table"],
                 condition=models.Q(status="playing"),
                 name="gameplay_match_one_running_per_table",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["practice_digest"],
+                condition=~models.Q(practice_digest=""),
+                name="gameplay_match_practice_saved_once",
+            ),
         ]
         indexes = [
             models.Index(
@@ -170,7 +194,7 @@ class Participant(models.Model):
     @property
     def display_name(self) -> str:
         """A person's name as it was; a bot is named by its seat ("Bot 3"), in the reader's language."""
-        return self.name or gettext("Bot %(number)d") % {"number": self.seat + 1}
+        return self.name or bot_name(self.seat)
 
 
 class SeatChange(models.Model):

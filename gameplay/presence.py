@@ -1,7 +1,7 @@
 """Who has the table open: each seat's live websocket connections, shared by every server process.
 
 Every connection has its own entry stamped with the last time it was heard of: on arrival, then by
-the consumer's heartbeat (``PRESENCE_HEARTBEAT_SECONDS``). An entry not refreshed within
+the server process's heartbeat (``PRESENCE_HEARTBEAT_SECONDS``). An entry not refreshed within
 ``PRESENCE_TTL_SECONDS`` no longer counts, so a server that dies (``kill -9``, a lost machine)
 cannot leave a seat marked present: its connections fade within the TTL, with nothing to clean up.
 
@@ -38,6 +38,7 @@ def ttl() -> float:
 
 class Store(Protocol):
     def stamp(self, key: str, connection: str, now: float) -> None: ...
+    def stamp_many(self, entries: list[tuple[str, str]], now: float) -> None: ...
     def remove(self, key: str, connection: str, now: float) -> int: ...
     def live(self, key: str, now: float) -> int: ...
     def last_seen(self, key: str, now: float) -> tuple[int, float | None]: ...
@@ -49,26 +50,33 @@ class RedisStore:
     def __init__(self, backend: RedisCache) -> None:
         self.backend = backend
 
-    def _client(self, key: str):
-        # Django's Redis cache hands out its own connection pool's client; the key carries the
-        # cache's prefix and version like any other cache key.
-        return self.backend._cache.get_client(key, write=True)
+    def _client(self):
+        # Django's Redis cache hands out its own connection pool's client (writes all go to its first
+        # server); the keys carry the cache's prefix and version like any other cache key.
+        return self.backend._cache.get_client(write=True)
 
     def _keys(self, key: str) -> tuple[str, str]:
         full = self.backend.make_and_validate_key(key)
         return full, f"{full}:left"
 
     def stamp(self, key: str, connection: str, now: float) -> None:
-        entries, _left = self._keys(key)
-        with self._client(entries).pipeline(transaction=True) as pipe:
-            pipe.zremrangebyscore(entries, "-inf", f"({now - ttl()}")
-            pipe.zadd(entries, {connection: now})
-            pipe.expire(entries, KEEP_SECONDS)
+        self.stamp_many([(key, connection)], now)
+
+    def stamp_many(self, entries: list[tuple[str, str]], now: float) -> None:
+        """Every entry stamped in one round trip (a process's heartbeat stamps all its connections)."""
+        if not entries:
+            return
+        with self._client().pipeline(transaction=True) as pipe:
+            for key, connection in entries:
+                seat, _left = self._keys(key)
+                pipe.zremrangebyscore(seat, "-inf", f"({now - ttl()}")
+                pipe.zadd(seat, {connection: now})
+                pipe.expire(seat, KEEP_SECONDS)
             pipe.execute()
 
     def remove(self, key: str, connection: str, now: float) -> int:
         entries, left = self._keys(key)
-        with self._client(entries).pipeline(transaction=True) as pipe:
+        with self._client().pipeline(transaction=True) as pipe:
             pipe.zrem(entries, connection)
             pipe.zremrangebyscore(entries, "-inf", f"({now - ttl()}")
             pipe.set(left, now, ex=KEEP_SECONDS)
@@ -77,11 +85,11 @@ class RedisStore:
 
     def live(self, key: str, now: float) -> int:
         entries, _left = self._keys(key)
-        return int(self._client(entries).zcount(entries, now - ttl(), "+inf"))
+        return int(self._client().zcount(entries, now - ttl(), "+inf"))
 
     def last_seen(self, key: str, now: float) -> tuple[int, float | None]:
         entries, left = self._keys(key)
-        with self._client(entries).pipeline(transaction=True) as pipe:
+        with self._client().pipeline(transaction=True) as pipe:
             pipe.zcount(entries, now - ttl(), "+inf")
             pipe.zrange(entries, -1, -1, withscores=True)
             pipe.get(left)
@@ -111,6 +119,10 @@ class CacheStore:
             record["seen"] = {**self._live(record, now), connection: now}
             self.backend.set(key, record, timeout=KEEP_SECONDS)
 
+    def stamp_many(self, entries: list[tuple[str, str]], now: float) -> None:
+        for key, connection in entries:
+            self.stamp(key, connection, now)
+
     def remove(self, key: str, connection: str, now: float) -> int:
         with self.lock:
             record = self._record(key)
@@ -139,24 +151,65 @@ def _key(table_id: int, seat: int) -> str:
     return f"seat-connections:{table_id}:{seat}"
 
 
+class OpenHere:
+    """The connections open in this process, by seat. A seat with one here is present for sure, so
+    the check a move makes on the next seat's player (``present``) asks the shared store only when
+    that player's connections, if any, are on another process."""
+
+    def __init__(self) -> None:
+        self.seats: dict[str, set[str]] = {}
+        self.lock = threading.Lock()
+
+    def add(self, key: str, connection: str) -> None:
+        with self.lock:
+            self.seats.setdefault(key, set()).add(connection)
+
+    def discard(self, key: str, connection: str) -> None:
+        with self.lock:
+            connections = self.seats.get(key)
+            if connections is not None:
+                connections.discard(connection)
+                if not connections:
+                    del self.seats[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.seats
+
+
+OPEN_HERE = OpenHere()
+
+
 def arrive(table_id: int, seat: int, connection: str) -> None:
     """A connection for this seat opened (``connection`` names it uniquely, e.g. its channel)."""
-    _store().stamp(_key(table_id, seat), connection, time.time())
+    key = _key(table_id, seat)
+    _store().stamp(key, connection, time.time())
+    OPEN_HERE.add(key, connection)
 
 
-def refresh(table_id: int, seat: int, connection: str) -> None:
-    """The connection's heartbeat: it is still open. Puts it back if it had faded meanwhile."""
-    _store().stamp(_key(table_id, seat), connection, time.time())
+def refresh_many(connections: list[tuple[int, int, str]]) -> None:
+    """A server process's heartbeat: each (table, seat, connection) is still open. Puts back any that
+    had faded meanwhile."""
+    _store().stamp_many(
+        [(_key(table_id, seat), connection) for table_id, seat, connection in connections], time.time()
+    )
 
 
 def leave(table_id: int, seat: int, connection: str) -> int:
     """The connection closed; returns how many live connections the seat has left."""
-    return _store().remove(_key(table_id, seat), connection, time.time())
+    key = _key(table_id, seat)
+    OPEN_HERE.discard(key, connection)
+    return _store().remove(key, connection, time.time())
 
 
 def connections(table_id: int, seat: int) -> int:
     """How many live connections the seat has (heard of within the TTL)."""
     return _store().live(_key(table_id, seat), time.time())
+
+
+def present(table_id: int, seat: int) -> bool:
+    """Whether the seat has a live connection, here or on another process."""
+    key = _key(table_id, seat)
+    return key in OPEN_HERE or _store().live(key, time.time()) > 0
 
 
 def away_seconds(table_id: int, seat: int) -> float | None:

@@ -81,7 +81,7 @@ def after_change(*, match_id: int, version: int, plan: Plan, seat: SeatToAct | N
     elif seat is not None and plan.due in (Match.Due.CLOCK, Match.Due.PLAYER):
         if plan.due == Match.Due.CLOCK:
             queue_on_commit(TAKE_OVER_IF_QUIET, [match_id, seat.position, version, CLOCK], plan.countdown)
-        if not presence.connections(seat.table_id, seat.position):
+        if not presence.present(seat.table_id, seat.position):
             player_gone(match_id=match_id, seat=seat.position, version=version)
 
 

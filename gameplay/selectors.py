@@ -8,13 +8,13 @@ score sheet. The only other use of the state is the seat's own legal actions.
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.utils.translation import gettext as _
+from django.db.models import OuterRef, Subquery
 
 from tables.models import Seat, Table
 
-from .engine import get_game
+from .engine import get_game, play_refusals
 from .games import presenter
-from .games.screen import LOG_LENGTH, Finished, Player, Screen
+from .games.screen import LOG_LENGTH, Finished, Player, Screen, bot_name
 from .models import Match, Move, RoundResult
 
 ROUND_ENDS = {"round_over", "deal_over", "match_over"}
@@ -25,11 +25,11 @@ def current_match(table: Table) -> Match | None:
     return table.matches.order_by("-started_at").first()
 
 
-def match_version(table_id: int) -> tuple[int, int] | None:
-    """The table's current match and its version, as the database has them now (one light query)."""
-    return (
-        Match.objects.filter(table_id=table_id).order_by("-started_at").values_list("pk", "version").first()
-    )
+def match_versions(table_ids: list[int]) -> dict[int, tuple[int, int]]:
+    """Each table's current match and its version, as the database has them now (one light query)."""
+    current = Match.objects.filter(table_id=OuterRef("table_id")).order_by("-started_at").values("pk")[:1]
+    rows = Match.objects.filter(table_id__in=table_ids, pk=Subquery(current))
+    return {row[0]: row[1:] for row in rows.values_list("table_id", "pk", "version")}
 
 
 @dataclass
@@ -140,7 +140,7 @@ def seat_name(seat: Seat) -> str:
     """A person's username; a bot is named by its seat ("Bot 3"), its level shown beside it."""
     if seat.user_id:
         return seat.user.username
-    return _("Bot %(number)d") % {"number": seat.position + 1}
+    return bot_name(seat.position)
 
 
 def players(seats: list[Seat]) -> list[Player]:
@@ -156,8 +156,9 @@ def players(seats: list[Seat]) -> list[Player]:
     ]
 
 
-def table_screen(snapshot: TableSnapshot, user) -> Screen:
-    """The table as ``user`` sees it: their seat's view of the match (a spectator's if they hold none)."""
+def table_screen(snapshot: TableSnapshot, user, *, common: dict | None = None) -> Screen:
+    """The table as ``user`` sees it: their seat's view of the match (a spectator's if they hold none).
+    ``common``: what the screens of the same version share in the active language (``Presenter.screen``)."""
     table, match, state = snapshot.table, snapshot.match, snapshot.state
     game = get_game(match.game)
     seated = players(snapshot.seats)
@@ -169,6 +170,9 @@ def table_screen(snapshot: TableSnapshot, user) -> Screen:
     deadline = None
     if to_act is not None and table.turn_clock and not seated[to_act].is_bot:
         deadline = (match.turn_started_at + timedelta(seconds=table.turn_clock)).isoformat()
+    next_deal_at = None
+    if match.status == Match.Status.PLAYING and match.due == Match.Due.DEAL and match.due_at is not None:
+        next_deal_at = match.due_at.isoformat()
     return presenter(match.game).screen(
         game.view(state, my_seat),
         players=seated,
@@ -178,6 +182,9 @@ def table_screen(snapshot: TableSnapshot, user) -> Screen:
         rounds=[Finished(done.number, done.summary) for done in snapshot.rounds],
         log=snapshot.recent_moves,
         deadline=deadline,
+        next_deal_at=next_deal_at,
         version=match.version,
         match_id=match.pk,
+        refusals=play_refusals(game, state) if mine else None,
+        common=common,
     )

@@ -1,6 +1,7 @@
 """Every write to a match goes through here (DESIGN.md: one writer), and so does a match's lifecycle:
 opening a table (its options are the game's), dealing when it fills, "Play now", a rematch, a
-moderator closing a table or replacing a player mid-match, the periodic sweep.
+moderator closing a table or replacing a player mid-match, the periodic sweep, and filing a practice
+match played offline once it replays.
 
 ``act`` is the single door for moves, whoever makes them (a player's websocket frame, a bot's task, a
 stand-in): one transaction, the locks taken, the engine deciding, the snapshot and the move saved
@@ -12,13 +13,16 @@ only through ``tables.services``. Each public service is one durable transaction
 call, never half inside another; its events and tasks go out once it commits.
 """
 
+import hashlib
+import json
 import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -26,38 +30,21 @@ from django.utils.translation import gettext_noop
 
 from tables import events
 from tables import services as table_services
-from tables.models import Seat, Table
+from tables.models import BotLevel, Seat, Table
 from tables.services import TableError
 
 from . import presence, scheduling
 from .engine import IllegalAction, get_game
-from .engine.core import Event, render_reason
+from .engine.core import Event
 from .engine.core import act as engine_act
-from .games import words
+from .engine.replay import Replayed, ReplayError, replay
+from .frames import ActionRefused
+from .games import presenter, words
 from .models import Match, Move, Participant, RoundResult, SeatChange
 
-# What a score-sheet row keeps of the public view when a round (Americana) or deal (classic) ends.
-ROUND_SUMMARY_KEYS = {
-    "americana": ("round", "dealer", "out", "charges", "totals", "hands"),
-    "classic": ("deal", "captured", "deal_points", "deal_winner", "totals", "games_won"),
-}
 PLAY_NOW_CLOCK = 45
 SWEEP_SLACK_SECONDS = 1.0
 """How late past its deadline a match must be before the sweep steps in for the fast path's task."""
-
-
-class ActionRefused(Exception):
-    """A move that was not made. ``explain()`` says why in the active language; ``stale``
-    marks a move made against a version the match has left (harmless: show the table anew)."""
-
-    def __init__(self, template: str, params: dict | None = None, *, stale: bool = False) -> None:
-        self.template = template
-        self.params = params or {}
-        self.stale = stale
-        super().__init__(render_reason(template, self.params))
-
-    def explain(self) -> str:
-        return words.explain(self.template, self.params)
 
 
 @dataclass(frozen=True)
@@ -174,29 +161,52 @@ def deal_when_filled(sender, *, table: Table, **kwargs) -> None:
 # --- The match's own write path ------------------------------------------------------------------
 
 
+SEATS = f"""
+SELECT s.position, s.user_id, s.bot_level, s.is_taken_over, t.turn_clock, t.fast_bots
+FROM {Seat._meta.db_table} s JOIN {Table._meta.db_table} t ON t.id = s.table_id WHERE s.table_id = %s
+"""
+"""``_seats``' read, written out: a move runs it every time, and the ORM would compose it every time."""
+
+
 def _seats(match: Match) -> dict[int, scheduling.SeatToAct]:
-    """The match's seats by position: who holds each, whether a bot plays it, the turn clock."""
-    rows = Seat.objects.filter(table_id=match.table_id).values_list(
-        "position", "user_id", "bot_level", "is_taken_over", "table__turn_clock", "table__fast_bots"
-    )
+    """The match's seats by position: who holds each, whether a bot plays it, the turn clock. Read
+    in a statement of its own after the locks: a statement that waited for the table's lock would
+    still see the seats as they were before that wait."""
+    with connection.cursor() as cursor:
+        cursor.execute(SEATS, [match.table_id])
+        rows = cursor.fetchall()
     return {
         position: scheduling.SeatToAct(
             table_id=match.table_id,
             position=position,
             user_id=user_id,
-            bot_plays=bool(bot_level) or taken_over,
-            is_taken_over=taken_over,
+            bot_plays=bool(bot_level) or bool(taken_over),
+            is_taken_over=bool(taken_over),
             turn_clock=turn_clock,
-            fast_bots=fast_bots,
+            fast_bots=bool(fast_bots),
         )
         for position, user_id, bot_level, taken_over, turn_clock, fast_bots in rows
     }
 
 
+LOCK_PLAYING = f"""
+WITH locked_table AS MATERIALIZED (
+    SELECT t.id FROM {Table._meta.db_table} t JOIN {Match._meta.db_table} m ON m.table_id = t.id
+    WHERE m.id = %s FOR UPDATE OF t
+)
+SELECT m.* FROM {Match._meta.db_table} m JOIN locked_table ON locked_table.id = m.table_id
+WHERE m.id = %s FOR UPDATE OF m
+"""
+"""The table's row and the match's, locked in one round trip and in the site's order: the match's
+row is locked as the statement's result comes out, which needs the table's row locked first."""
+
+
 def _lock_playing(match_id: int) -> Match:
     """The running match, locked in the site's order: its table's row first, then the match's."""
-    table = Table.objects.select_for_update(of=("self",)).filter(matches__id=match_id).only("pk").first()
-    match = Match.objects.select_for_update().filter(pk=match_id).first() if table else None
+    if connection.vendor == "postgresql":
+        match = next(iter(Match.objects.raw(LOCK_PLAYING, [match_id, match_id])), None)
+    else:  # SQLite (embedded): no row locks, a write transaction holds the whole database
+        match = Match.objects.filter(pk=match_id).first()
     if match is None:
         raise ActionRefused(gettext_noop("There is no such match."))
     if match.status != Match.Status.PLAYING:
@@ -223,6 +233,7 @@ def _plan_next(
 SAVED_FIELDS = [
     "state",
     "version",
+    "moves_made",
     "status",
     "result",
     "finished_at",
@@ -233,6 +244,39 @@ SAVED_FIELDS = [
 ]
 
 
+MOVE_FIELDS = ["match", "seq", "seat", "action", "events", "actor", "created_at"]
+
+
+def _columns(model, names: list[str]) -> list[str]:
+    return [model._meta.get_field(name).column for name in names]
+
+
+STORE_MOVE_AND_MATCH = (
+    f"WITH new_move AS (INSERT INTO {Move._meta.db_table} ({', '.join(_columns(Move, MOVE_FIELDS))}) "
+    f"VALUES ({', '.join(['%s'] * len(MOVE_FIELDS))}) RETURNING id) "
+    f"UPDATE {Match._meta.db_table} "
+    f"SET {', '.join(f'{column} = %s' for column in _columns(Match, SAVED_FIELDS))} "
+    "WHERE id = %s RETURNING (SELECT id FROM new_move)"
+)
+"""The move inserted and the match updated in one statement (one round trip on the move's path),
+written out once rather than composed by the ORM on every move."""
+
+
+def _db_values(row: Any, names: list[str], *, add: bool) -> list[Any]:
+    """The values of ``names`` on ``row`` as the database takes them, as ``row.save()`` would send them."""
+    fields = [row._meta.get_field(name) for name in names]
+    return [field.get_db_prep_save(field.pre_save(row, add), connection) for field in fields]
+
+
+def _store_move_and_match(move: Move, match: Match) -> None:
+    """``move.save()`` and ``match.save(update_fields=SAVED_FIELDS)`` in one statement."""
+    values = [*_db_values(move, MOVE_FIELDS, add=True), *_db_values(match, SAVED_FIELDS, add=False), match.pk]
+    with connection.cursor() as cursor:
+        cursor.execute(STORE_MOVE_AND_MATCH, values)
+        (move.pk,) = cursor.fetchone()
+    move._state.adding = False
+
+
 def _save(
     match: Match,
     game,
@@ -241,23 +285,26 @@ def _save(
     lobby: bool = False,
     match_only: bool = False,
     seats: dict[int, scheduling.SeatToAct] | None = None,
+    move: Move | None = None,
 ) -> None:
     """Store the new state, bump the version, note what is due, and queue the broadcast and the follow-up.
 
     ``match_only``: nothing but the match changed (no seat, no table status), see ``events.table_changed``.
     ``seats``: the table's seats by position, when the caller has just read them.
+    ``move``: the move that made this state, not stored yet: stored with the match.
     """
     match.state = game.state_to_json(state)
     match.version += 1
     match.turn_started_at = timezone.now()
     plan, seat = _plan_next(match, game, state, seats)
-    match.save(update_fields=SAVED_FIELDS)
+    if move is not None and connection.vendor == "postgresql":
+        _store_move_and_match(move, match)
+    else:
+        if move is not None:
+            move.save(force_insert=True)
+        match.save(update_fields=SAVED_FIELDS)
     events.table_changed(match.table_id, match.version, lobby=lobby, match_only=match_only)
     scheduling.after_change(match_id=match.pk, version=match.version, plan=plan, seat=seat)
-
-
-def _moves_made(match: Match) -> int:
-    return match.moves.count()
 
 
 @transaction.atomic(durable=True)
@@ -270,6 +317,7 @@ def act(
     expected_version: int | None = None,
     reclaim: bool = False,
     user_id: int | None = None,
+    committed: Callable[[ActResult], None] | None = None,
 ) -> ActResult:
     """Make ``action`` (its JSON form) for ``seat``.
 
@@ -278,8 +326,14 @@ def act(
     and nothing changes. An illegal move raises ``ActionRefused`` with the engine's
     reason and nothing is saved. ``reclaim``: the mover is the seat's own player, so a
     bot standing in for them steps aside. ``user_id``: the person moving, refused unless
-    the seat is theirs.
+    the seat is theirs. ``committed``: called with the result once the move is committed, before
+    the move's news goes out (a server process takes the move as its latest read of the table, so
+    its viewers' updates find the table read already).
     """
+    result: ActResult | None = None
+    if committed is not None:
+        # Registered before the news (``_save``): commit hooks run in order.
+        transaction.on_commit(lambda: committed(result), robust=True)
     match = _locked_playing_at(match_id, expected_version)
     seats = _seats(match)
     if user_id is not None and (seat not in seats or seats[seat].user_id != user_id):
@@ -294,10 +348,16 @@ def act(
         happened = engine_act(game, state, seat, parsed)
     except IllegalAction as error:
         raise ActionRefused(error.template, error.params) from None
-    seq = _moves_made(match) + 1
-    seat_returned = reclaim and seats[seat].is_taken_over and _seat_back(match, seat, after_move=seq - 1)
-    move = Move.objects.create(
-        match=match, seq=seq, seat=seat, action=game.action_to_json(parsed), events=happened, actor=actor
+    made = match.moves_made
+    seat_returned = reclaim and seats[seat].is_taken_over and _seat_back(match, seat, after_move=made)
+    match.moves_made = made + 1
+    move = Move(
+        match=match,
+        seq=match.moves_made,
+        seat=seat,
+        action=game.action_to_json(parsed),
+        events=happened,
+        actor=actor,
     )
     over = game.is_over(state)
     round_ended = over or game.awaiting_deal(state)
@@ -308,12 +368,14 @@ def act(
             _finish(match, public)
     if seat_returned:
         seats[seat] = replace(seats[seat], bot_plays=False, is_taken_over=False)
-    _save(match, game, state, lobby=over, match_only=not (over or seat_returned), seats=seats)
+    _save(match, game, state, lobby=over, match_only=not (over or seat_returned), seats=seats, move=move)
     if round_ended or seat_returned:
-        return ActResult(match_id=match.pk, version=match.version, events=happened)
-    return ActResult(
-        match_id=match.pk, version=match.version, events=happened, match=match, state=state, move=move
-    )
+        result = ActResult(match_id=match.pk, version=match.version, events=happened)
+    else:
+        result = ActResult(
+            match_id=match.pk, version=match.version, events=happened, match=match, state=state, move=move
+        )
+    return result
 
 
 def _locked_playing_at(match_id: int, expected_version: int | None) -> Match:
@@ -327,20 +389,26 @@ def _locked_playing_at(match_id: int, expected_version: int | None) -> Match:
 
 def _record_round(match: Match, number: int, public: dict) -> None:
     """One score-sheet row, from the public view of the round just finished."""
-    summary = {key: public[key] for key in ROUND_SUMMARY_KEYS[match.game]}
-    RoundResult.objects.create(match=match, number=number, summary=summary)
+    RoundResult.objects.create(
+        match=match, number=number, summary=presenter(match.game).round_summary(public)
+    )
+
+
+def _result(public: Mapping[str, Any]) -> dict:
+    """A decided match's result, from its final public view."""
+    return {
+        "winners": public["winners"],
+        "losers": public.get("losers", []),
+        "totals": public["totals"],
+        "games_won": public.get("games_won"),
+    }
 
 
 def _finish(match: Match, public: dict) -> None:
     """The match is decided: record the result and free the table for a rematch."""
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
-    match.result = {
-        "winners": public["winners"],
-        "losers": public.get("losers", []),
-        "totals": public["totals"],
-        "games_won": public.get("games_won"),
-    }
+    match.result = _result(public)
     table_services.table_mark_finished(match.table_id, at=match.finished_at)
 
 
@@ -377,7 +445,7 @@ def _seat_back(match: Match, seat: int, *, after_move: int) -> bool:
 def seat_reclaim(*, match_id: int, seat: int) -> bool:
     """The player presses "I'm back": their seat is theirs again (the clock restarts if it is their turn)."""
     match = _lock_playing(match_id)
-    if not _seat_back(match, seat, after_move=_moves_made(match)):
+    if not _seat_back(match, seat, after_move=match.moves_made):
         return False
     game = get_game(match.game)
     _save(match, game, game.state_from_json(match.state))
@@ -413,7 +481,7 @@ def seat_stand_in(*, match_id: int, seat: int, expected_version: int, only_if_go
     if not table_services.seat_stand_in(match.table_id, seat):
         return False
     SeatChange.objects.create(
-        match=match, seat=seat, kind=SeatChange.Kind.STOOD_IN, after_move=_moves_made(match)
+        match=match, seat=seat, kind=SeatChange.Kind.STOOD_IN, after_move=match.moves_made
     )
     _save(match, game, state)
     return True
@@ -440,7 +508,7 @@ def player_replace_with_bot(*, table_id: int, position: int) -> Seat:
         table_services.table_start_if_full(table)
         events.table_changed(table.pk)
         return seat
-    moves = _moves_made(match)
+    moves = match.moves_made
     Participant.objects.filter(match=match, seat=position, until_move__isnull=True).update(until_move=moves)
     Participant.objects.create(match=match, seat=position, bot_level=seat.bot_level, from_move=moves)
     SeatChange.objects.create(match=match, seat=position, kind=SeatChange.Kind.REPLACED, after_move=moves)
@@ -550,3 +618,178 @@ def sweep() -> int:
     for match_id in deserted:
         acted += match_abandon_if_deserted(match_id=match_id)
     return acted
+
+
+# --- Practice matches played offline, saved afterwards ---------------------------------------------
+
+PRACTICE_MAX_ACTIONS = 20_000
+"""Far beyond the longest match bots play (about 2,600 actions: Americana to 501 for two)."""
+PRACTICE_CLOCK_SLACK = timedelta(minutes=10)
+"""How far ahead of the server's clock a device's clock may run."""
+BOTS_WANTED = gettext_noop("Name each bot's level (easy, normal or hard), one for each other seat.")
+
+
+class PracticeRefused(Exception):
+    """An uploaded practice match that is not saved; the text says why, in the active language."""
+
+
+@dataclass(frozen=True)
+class PracticeUpload:
+    """A practice match as the browser sends it, its shape checked (whether it replays is not yet)."""
+
+    game: str
+    options: object
+    seed: object
+    bots: list[str]
+    actions: list
+    started_at: datetime
+    finished_at: datetime
+
+
+def _moment(value: object) -> datetime | None:
+    """An ISO 8601 date and time with its time zone, or None."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
+
+
+def _practice_upload(data: object) -> PracticeUpload:
+    """The upload's fields, or ``PracticeRefused`` saying which is wrong. The engine checks the game,
+    the options and the seed when it replays."""
+    if not isinstance(data, dict):
+        raise PracticeRefused(_("The upload must be a JSON object."))
+    if data.get("seat") != 0:
+        raise PracticeRefused(_("In a practice match the player sits at seat 0."))
+    bots = data.get("bots")
+    if not isinstance(bots, list) or not all(level in BotLevel.values for level in bots):
+        raise PracticeRefused(_(BOTS_WANTED))
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise PracticeRefused(_("The moves must be a list."))
+    if len(actions) > PRACTICE_MAX_ACTIONS:
+        raise PracticeRefused(
+            _("A practice match has at most %(count)d moves.") % {"count": PRACTICE_MAX_ACTIONS}
+        )
+    started_at, finished_at = _moment(data.get("started_at")), _moment(data.get("finished_at"))
+    latest = timezone.now() + PRACTICE_CLOCK_SLACK
+    if not (started_at and finished_at and started_at <= finished_at <= latest):
+        raise PracticeRefused(
+            _("Start and end must be ISO 8601 times with a time zone, the start first, not in the future.")
+        )
+    bundle = data.get("bundle")
+    if not isinstance(bundle, str) or not 0 < len(bundle) <= 64:
+        raise PracticeRefused(_("The upload must name the version of the practice it was played with."))
+    return PracticeUpload(
+        game=data.get("game"),
+        options=data.get("options"),
+        seed=data.get("seed"),
+        bots=bots,
+        actions=actions,
+        started_at=started_at,
+        finished_at=finished_at,
+    )
+
+
+def _practice_replayed(upload: PracticeUpload) -> Replayed:
+    """The upload replayed through the engine to the match's end, or ``PracticeRefused`` naming the step."""
+    try:
+        replayed = replay(upload.game, upload.options, upload.seed, upload.actions)
+    except ReplayError as error:
+        reason = words.explain(error.template, error.params)
+        if not error.step:
+            raise PracticeRefused(reason) from None
+        raise PracticeRefused(
+            _("Move %(step)d does not replay: %(reason)s") % {"step": error.step, "reason": reason}
+        ) from None
+    if not replayed.game.is_over(replayed.state):
+        raise PracticeRefused(
+            _("The match is not finished: it stops after move %(count)d.") % {"count": len(upload.actions)}
+        )
+    return replayed
+
+
+def practice_record(*, user, upload: object) -> tuple[Match, bool]:
+    """Save a practice match played offline (the upload's JSON, see ``PracticeUpload``) to ``user``'s
+    history once it replays through the engine to its end: (the match, True) when saved now,
+    (the match, False) when this very match was saved before. ``PracticeRefused`` says what is wrong.
+
+    The replay runs before any transaction opens; saving is one durable transaction."""
+    checked = _practice_upload(upload)
+    replayed = _practice_replayed(checked)
+    options = options_validate(game=checked.game, options=checked.options)  # the engine's own form
+    if len(checked.bots) != options["players"] - 1:
+        raise PracticeRefused(_(BOTS_WANTED))
+    record = {
+        "user": user.pk,
+        "game": checked.game,
+        "options": options,
+        "seed": checked.seed,
+        "bots": checked.bots,
+        "actions": [move.action for move in replayed.moves],
+    }
+    digest = hashlib.sha256(json.dumps(record, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    saved = Match.objects.filter(practice_digest=digest).first()
+    if saved is not None:
+        return saved, False
+    try:
+        return _practice_save(user, checked, options, replayed, digest), True
+    except IntegrityError:  # the same upload, saved a moment ago by a second request
+        return Match.objects.get(practice_digest=digest), False
+
+
+@transaction.atomic(durable=True)
+def _practice_save(user, upload: PracticeUpload, options: dict, replayed: Replayed, digest: str) -> Match:
+    """The replayed practice match, written as a finished match at a closed table of its own."""
+    game, moves = replayed.game, replayed.moves
+    table = table_services.table_new_practice(
+        host=user,
+        game=upload.game,
+        options=options,
+        bot_levels=upload.bots,
+        started_at=upload.started_at,
+        finished_at=upload.finished_at,
+    )
+    match = Match.objects.create(
+        table=table,
+        game=upload.game,
+        options=options,
+        seed=upload.seed,
+        state=game.state_to_json(replayed.state),
+        version=len(moves),
+        moves_made=len(moves),
+        status=Match.Status.FINISHED,
+        result=_result(moves[-1].round_over.public),  # the last move ended the match
+        deal_events=next((move.dealt for move in reversed(moves) if move.dealt is not None), []),
+        finished_at=upload.finished_at,
+        turn_started_at=upload.finished_at,
+        practice=True,
+        practice_digest=digest,
+    )
+    Match.objects.filter(pk=match.pk).update(started_at=upload.started_at)  # not "now", as it was added
+    match.started_at = upload.started_at
+    Participant.objects.bulk_create(
+        [Participant(match=match, seat=0, user=user, name=user.username)]
+        + [Participant(match=match, seat=seat, bot_level=level) for seat, level in enumerate(upload.bots, 1)]
+    )
+    Move.objects.bulk_create(
+        Move(
+            match=match,
+            seq=seq,
+            seat=move.seat,
+            action=move.action,
+            events=move.events,
+            actor=Move.Actor.PLAYER if move.seat == 0 else Move.Actor.BOT,
+        )
+        for seq, move in enumerate(moves, 1)
+    )
+    show = presenter(match.game)
+    RoundResult.objects.bulk_create(
+        RoundResult(match=match, number=ended.number, summary=show.round_summary(ended.public))
+        for ended in (move.round_over for move in moves)
+        if ended
+    )
+    return match

@@ -380,14 +380,15 @@ class Profile:
 
 
 def _average(player, game: str) -> float | None:
-    """Over the rounds (deals) that ended while ``player`` held their seat, not those after a replacement."""
+    """Over the rounds (deals) of online matches that ended while ``player`` held their seat, not those
+    after a replacement."""
     key = presenter(game).averaged
     held = Q(match__participants__user=player)
     whole_match = Q(held__from_move=0, held__until_move__isnull=True)
     last_move = Move.objects.filter(match=OuterRef("match"), created_at__lte=OuterRef("created_at"))
     rows = (
         RoundResult.objects.annotate(held=FilteredRelation("match__participants", condition=held))
-        .filter(match__game=game, held__isnull=False)
+        .filter(match__game=game, match__practice=False, held__isnull=False)
         # Looked up only for a player who held the seat for part of the match (CASE stops there).
         .annotate(
             ended_after=Case(
@@ -408,14 +409,15 @@ def _average(player, game: str) -> float | None:
 
 
 def player_profile(*, player, viewer) -> Profile:
-    """What anyone logged in may read about ``player``: counts per game, averages, recent matches.
+    """What anyone logged in may read about ``player``: counts per game and averages of online matches
+    (practice matches are not counted), recent matches (practice ones too).
 
     The recent matches are those ``viewer`` may open: at public tables, and private ones they played in.
     """
     matches = matches_of(user=player)
     stats = []
     for game, label in Game.choices:
-        mine = matches.filter(game=game)
+        mine = matches.filter(game=game, practice=False)
         stats.append(
             GameStats(
                 game=game,

@@ -4,24 +4,56 @@ Messages carry ids and numbers only (they cross Redis); each consumer reads what
 it needs from the database and renders its own seat's view.
 """
 
+import asyncio
+import threading
+from collections.abc import Callable
+
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
 LOBBY_GROUP = "lobby"
+
+_thread = threading.local()
+
+_HERE: list[Callable[[str, dict], None]] = []
+"""Who in this process hears a group message sent from it before it goes out (``hear_here_first``)."""
+
+
+def hear_here_first(receiver: Callable[[str, dict], None]) -> None:
+    """Hand ``receiver`` (group, message) for every group message this process sends, before the
+    message goes to the channel layer: the group's members in this process hear of a change without
+    waiting for it to come back from Redis. It must be quick and safe to call from any thread; the
+    same message still arrives through the channel layer, for every process."""
+    _HERE.append(receiver)
 
 
 def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
+def group_send(group: str, message: dict) -> None:
+    """Send ``message`` to ``group`` now, from sync code.
+
+    On this thread's own event loop, kept from one send to the next with its Redis connection: no new
+    loop and connection per message (``async_to_sync`` in a worker opens both each time), and no hop
+    to a server's busy event loop. The in-memory layer (no Redis) is used from its consumers' loop.
+    """
+    for receiver in _HERE:
+        receiver(group, message)
+    layer = get_channel_layer()
+    if isinstance(layer, InMemoryChannelLayer):
+        async_to_sync(layer.group_send)(group, message)
+        return
+    loop = getattr(_thread, "loop", None)
+    if loop is None:
+        loop = _thread.loop = asyncio.new_event_loop()
+    loop.run_until_complete(layer.group_send(group, message))
+
+
 def send_on_commit(group: str, message: dict) -> None:
     """Send ``message`` to ``group`` after the current transaction commits (at once outside one)."""
-
-    def send() -> None:
-        async_to_sync(get_channel_layer().group_send)(group, message)
-
-    transaction.on_commit(send)
+    transaction.on_commit(lambda: group_send(group, message))
 
 
 def table_changed(table_id: int, version: int = 0, *, lobby: bool = True, match_only: bool = False) -> None:

@@ -53,5 +53,7 @@ class FragmentRendering:
             "csrf_token": cookies.get(settings.CSRF_COOKIE_NAME, ""),
             **context,
         }
+        if translation.get_language() == self.language:  # a table's update sets it once for all its fragments
+            return render_to_string(template, context)
         with translation.override(self.language):
             return render_to_string(template, context)

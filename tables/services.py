@@ -94,6 +94,27 @@ def table_new(
     return table
 
 
+def table_new_practice(
+    *, host, game: str, options: dict, bot_levels: list[str], started_at, finished_at
+) -> Table:
+    """The table a practice match played offline is filed under: private, without a clock, already
+    closed (nobody sits down or asks for a rematch there), the host in seat 0 and the bots of
+    ``bot_levels`` in the others. Inside the caller's transaction; ``options`` already checked."""
+    table = Table.objects.create(
+        game=game,
+        options=options,
+        turn_clock=TurnClock.NONE,
+        is_private=True,
+        host=host,
+        status=Table.Status.CLOSED,
+        started_at=started_at,
+        finished_at=finished_at,
+    )
+    bots = [Seat(table=table, position=seat, bot_level=level) for seat, level in enumerate(bot_levels, 1)]
+    Seat.objects.bulk_create([Seat(table=table, position=0, user=host), *bots])
+    return table
+
+
 def table_start_if_full(table: Table) -> bool:
     """Once every seat holds a person or a bot: the table is playing and gameplay deals
     (``signals.table_filled``). Inside the caller's transaction, holding the table's lock."""

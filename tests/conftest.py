@@ -31,6 +31,24 @@ def pytest_configure(config) -> None:
     app.conf.task_default_queue = TEST_QUEUE
 
 
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Each test starts in the site's default language, whatever language an earlier test (or a
+    server thread's request) left active on this thread."""
+    from django.utils import translation
+
+    with translation.override(settings.LANGUAGE_CODE):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def practice_bundle() -> None:
+    """The practice table's Python, built as ``make run`` builds it, before any server starts."""
+    from practice import bundle
+
+    bundle.build()
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -116,6 +134,7 @@ def site_env(**overrides: str) -> dict[str, str]:
         "LOG_LEVEL": "WARNING",
         "CELERY_QUEUE": TEST_QUEUE,
         "ROUND_PAUSE_SECONDS": "1",
+        "FAST_BOT_PAUSE_SECONDS": "0.05,0.15",
         **overrides,
     }
 

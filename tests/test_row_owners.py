@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "tables", "gameplay", "bots", "history", "config")
+APPS = ("accounts", "tables", "gameplay", "bots", "history", "practice", "config")
 WRITES = {
     "save",
     "update",

@@ -6,7 +6,7 @@ practice, so nothing here may import Django or any third-party package.
 
 from importlib import import_module
 
-from .core import Game, IllegalAction
+from .core import Game, IllegalAction, play_refusals
 
 GAME_NAMES = ("americana", "classic")
 
@@ -18,4 +18,4 @@ def get_game(name: str) -> Game:
     return import_module(f"{__name__}.{name}").GAME
 
 
-__all__ = ["GAME_NAMES", "Game", "IllegalAction", "get_game"]
+__all__ = ["GAME_NAMES", "Game", "IllegalAction", "get_game", "play_refusals"]

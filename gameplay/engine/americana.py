@@ -534,11 +534,11 @@ def _refusal(state: State, action: Action) -> IllegalAction | None:
         if not 0 <= c < 54 or not hand >> c & 1:
             return IllegalAction(gettext_noop("You do not hold that card."))
         seven = c < 52 and c >> 2 == SEVEN
-        if seven and not 0 <= action.suit < 4:
-            return IllegalAction(gettext_noop("Name a suit for your seven."))
         if not seven and action.suit != -1:
             return IllegalAction(gettext_noop("Only a seven names a suit."))
         if _playable(state) >> c & 1:
+            if seven and not 0 <= action.suit < 4:
+                return IllegalAction(gettext_noop("Name a suit for your seven."))
             return None
         # Why not: owed cards first, then a skip, then the top to follow.
         if state.owed:
@@ -760,10 +760,13 @@ class Americana:
             actions.append(other)
         return actions
 
-    def apply(self, state: State, action: Action) -> list[Event]:
+    def refusal(self, state: State, action: Action) -> IllegalAction | None:
         if not isinstance(action, Action):
-            raise IllegalAction(gettext_noop("Not an action of this game: %(action)s."), action=repr(action))
-        refusal = _refusal(state, action)
+            return IllegalAction(gettext_noop("Not an action of this game: %(action)s."), action=repr(action))
+        return _refusal(state, action)
+
+    def apply(self, state: State, action: Action) -> list[Event]:
+        refusal = self.refusal(state, action)
         if refusal is not None:
             raise refusal
         seat = state.to_act

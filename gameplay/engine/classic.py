@@ -578,6 +578,9 @@ class Classic:
             actions.append(other)
         return actions
 
+    def refusal(self, state: State, action: Action) -> IllegalAction | None:
+        return _refusal(state, action)
+
     def apply(self, state: State, action: Action) -> list[Event]:
         refusal = _refusal(state, action)
         if refusal is not None:

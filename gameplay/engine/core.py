@@ -248,6 +248,11 @@ class Game(Protocol):
         """Every action the seat to act may take now, in a stable order."""
         ...
 
+    def refusal(self, state: Any, action: Action) -> IllegalAction | None:
+        """Why the seat to act may not take ``action`` now (what ``apply`` would raise), or None
+        when it may; changes nothing."""
+        ...
+
     def apply(self, state: Any, action: Action) -> list[Event]:
         """Play ``action`` for the seat to act. Raises ``IllegalAction`` and changes
         nothing when the rules forbid it; otherwise returns the public events."""
@@ -303,3 +308,22 @@ def act(game: Game, state: Any, seat: int, action: Any) -> list[Event]:
 def sorted_action_json(game: Game, actions: list[Action]) -> list[ActionJSON]:
     """Actions in their JSON form, in the one stable order every tool prints them in."""
     return sorted((game.action_to_json(a) for a in actions), key=lambda a: json.dumps(a, sort_keys=True))
+
+
+def play_refusals(game: Game, state: Any) -> dict[str, IllegalAction]:
+    """Why each card the seat to act holds but may not play now may not be played, by card code:
+    what ``apply`` would raise, so an interface can say it before the card is ever sent. A card that
+    may be played (a seven in any suit it may name) is left out; so is everything between turns."""
+    seat = game.to_act(state)
+    if seat is None:
+        return {}
+    playable = {
+        data["card"] for data in map(game.action_to_json, game.legal_actions(state)) if "card" in data
+    }
+    refusals = {}
+    for code in game.view(state, seat)["hand"] or ():
+        if code not in playable:
+            refusal = game.refusal(state, game.action_from_json({"type": "play", "card": code}))
+            if refusal is not None:
+                refusals[code] = refusal
+    return refusals

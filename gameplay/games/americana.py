@@ -11,6 +11,7 @@ from .words import gettext as _
 class AmericanaPresenter(Presenter):
     game = "americana"
     label = gettext_noop("Șeptică Americană")
+    summary_keys = ("round", "dealer", "out", "charges", "totals", "hands")
     averaged = "charges"
 
     def goal(self, options: Mapping[str, Any]) -> str:

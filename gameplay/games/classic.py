@@ -14,6 +14,7 @@ from .words import gettext_noop, ngettext
 class ClassicPresenter(Presenter):
     game = "classic"
     label = gettext_noop("Classic Șeptică")
+    summary_keys = ("deal", "captured", "deal_points", "deal_winner", "totals", "games_won")
     averaged = "captured"
 
     def goal(self, options: Mapping[str, Any]) -> str:

@@ -9,9 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from gameplay.engine import IllegalAction
+
 from .narration import describe
+from .words import explain, ngettext
 from .words import gettext as _
-from .words import ngettext
 
 PLAYING, FINISHED, ABORTED = "playing", "finished", "aborted"
 """A match's status, as the server stores it."""
@@ -63,6 +65,9 @@ class HandCard:
     playable: bool
     names_suit: bool = False
     """Playing it asks which suit to name (an Americana seven): the engine's legal plays name one."""
+    refusal: str = ""
+    """Why it may not be played now, in the reader's language, on the player's turn ("" if it may):
+    the page says it when the card is picked, with no round trip to the server."""
 
 
 @dataclass
@@ -108,6 +113,8 @@ class ScoreSheet:
     result: str
     by_games: bool = False
     """Classic played to games won: each cell says the games too."""
+    winner: int | None = None
+    """The side that won the match, for the table's finish to honour; None until then, or level."""
 
     @property
     def final(self) -> list[tuple[int, int | None]]:
@@ -140,6 +147,8 @@ class Screen:
     buttons: list[Button] = field(default_factory=list)
     to_act_name: str = ""
     deadline: str | None = None
+    next_deal_at: str | None = None
+    """When the next round or deal is dealt (ISO 8601), for the round-over sheet's countdown."""
     log: list[str] = field(default_factory=list)
     outcome_text: str = ""
     on_show: str = ""
@@ -168,6 +177,12 @@ class Presenter:
     """The game's name, marked for translation."""
     averaged: ClassVar[str]
     """What a player's profile averages per round or deal: a key of the recorded summary."""
+    summary_keys: ClassVar[tuple[str, ...]]
+    """What a score-sheet row keeps of the public view when a round or deal ends."""
+
+    def round_summary(self, public: Mapping[str, Any]) -> dict[str, Any]:
+        """The score-sheet row of the round or deal that just ended, from its public view."""
+        return {key: public[key] for key in self.summary_keys}
 
     # --- Words about the options and the result -----------------------------------------------------
 
@@ -207,6 +222,18 @@ class Presenter:
         if len(team) > 1:
             return _("%(name)s win the match.") % {"name": name}
         return _("%(name)s wins the match.") % {"name": name}
+
+    @staticmethod
+    def log_lines(
+        log: Sequence[tuple[int | None, Sequence[Mapping[str, Any]]]], names: Sequence[str]
+    ) -> list[str]:
+        """The log's last lines, told in the active language."""
+        return [
+            line
+            for stood_in, events in log
+            for event in events
+            if (line := describe(event, names, stood_in=stood_in))
+        ][-LOG_LENGTH:]
 
     def score_sheet(
         self,
@@ -254,13 +281,20 @@ class Presenter:
         rounds: Sequence[Finished] = (),
         log: Sequence[tuple[int | None, Sequence[Mapping[str, Any]]]] = (),
         deadline: str | None = None,
+        next_deal_at: str | None = None,
         version: int = 0,
         match_id: int | None = None,
         open_hands: Sequence[Sequence[str]] | None = None,
+        refusals: Mapping[str, IllegalAction] | None = None,
+        common: dict[str, Any] | None = None,
     ) -> Screen:
         """The table as ``view``'s seat sees it (``legal``: that seat's legal actions in JSON, when it is to
-        act; ``log``: the last moves' public events, each with the seat a bot stood in for; ``open_hands``:
-        every hand, for a replay once the match is over)."""
+        act; ``refusals``: why each card it holds but may not play is refused, by card code, from
+        ``engine.play_refusals``; ``log``: the last moves' public events, each with the seat a bot stood
+        in for; ``open_hands``: every hand, for a replay once the match is over). ``common`` keeps what
+        every viewer of the same version sees alike in the active language (the log's lines, the score
+        sheet): the first screen fills it, the others reuse it."""
+        common = {} if common is None else common
         if view["match_over"] and status == PLAYING:  # a table with no server (practice) says so itself
             status = FINISHED
         seat = view["seat"]
@@ -294,6 +328,12 @@ class Presenter:
         sides = self.sides(names, options)
         over = status != PLAYING
         result = self.result(status, view["winners"], names, options, reason) if over else ""
+        if "told" not in common:  # one key for both: a viewer on another thread sees both or neither
+            totals, games_won = view["totals"], self.games_won(view)
+            # The result heads the table's own match-over sheet: the score sheet does not say it again.
+            sheet = self.score_sheet(rounds, names, options, totals, games_won, "")
+            common["told"] = (self.log_lines(log, names), sheet)
+        log_lines, sheet = common["told"]
         screen = Screen(
             game=self.game,
             seat=seat,
@@ -310,14 +350,9 @@ class Presenter:
             match_id=match_id,
             to_act_name=names[to_act] if to_act is not None else "",
             deadline=deadline,
-            log=[
-                line
-                for stood_in, events in log
-                for event in events
-                if (line := describe(event, names, stood_in=stood_in))
-            ][-LOG_LENGTH:],
-            # The result heads the table's own match-over sheet: the score sheet does not say it again.
-            sheet=self.score_sheet(rounds, names, options, view["totals"], self.games_won(view), ""),
+            next_deal_at=next_deal_at,
+            log=log_lines,
+            sheet=sheet,
         )
         playable = {action["card"] for action in legal if action["type"] == "play"}
         suited = {action["card"] for action in legal if "suit" in action}
@@ -326,13 +361,23 @@ class Presenter:
             screen.can_play = bool(playable)
             screen.buttons = self.buttons(view, {action["type"] for action in legal})
             screen.play_label = self.play_label(view)
+        refused = refusals if screen.my_turn and refusals else {}
         screen.hand = [
-            HandCard(code=code, playable=code in playable, names_suit=code in suited)
+            HandCard(
+                code=code,
+                playable=code in playable,
+                names_suit=code in suited,
+                refusal=explain(refused[code].template, refused[code].params) if code in refused else "",
+            )
             for code in view["hand"] or ()
         ]
         if over:
             screen.on_show = "match"
             screen.outcome_text = result
+            if status == FINISHED and view["winners"]:
+                screen.sheet.winner = next(
+                    i for i, members in enumerate(teams) if view["winners"][0] in members
+                )
         elif self.between_rounds(view):
             screen.on_show = "round"
             screen.outcome_text = self.round_outcome(view, sides)
@@ -369,3 +414,8 @@ class Presenter:
 
 def players_count_label(players: int) -> str:
     return ngettext("%d player", "%d players", players) % players
+
+
+def bot_name(position: int) -> str:
+    """A bot is named by its seat ("Bot 3"), at a table, in history and at practice alike."""
+    return _("Bot %(number)d") % {"number": position + 1}

@@ -14,6 +14,8 @@
   const ANSWER_WITHIN_MS = 5000;
 
   const table = () => document.querySelector(".play");
+  /** A table on this device (practice) has no network between it and its game: nothing to say. */
+  const local = () => table()?.hasAttribute("data-local") ?? false;
   const banner = () => document.getElementById("connection");
   /** hx-ws's connection for the table: its socket, its reconnect timer, its own reconnect. */
   const connection = () => table()?._htmx?.ws?.connection ?? null;
@@ -52,8 +54,11 @@
     }
   }
 
-  window.addEventListener("offline", () => show("offline"));
+  window.addEventListener("offline", () => {
+    if (!local()) show("offline");
+  });
   window.addEventListener("online", () => {
+    if (local()) return;
     show("reconnecting");
     reconnectNow();
   });
@@ -71,7 +76,7 @@
 
   document.addEventListener("htmx:ws:close", () => {
     // A hidden tab's socket is closed on purpose, and reopens when the tab is shown.
-    if (leaving || document.hidden) return;
+    if (leaving || document.hidden || local()) return;
     show(navigator.onLine ? "reconnecting" : "offline");
   });
   /** Put a notice on the table (a fresh element, so it shows and fades anew). */
@@ -88,6 +93,7 @@
   let inDoubt = false;
   document.addEventListener("htmx:ws:after:message:outgoing", () => {
     clearTimeout(answerTimer);
+    if (local()) return;
     answerTimer = setTimeout(() => {
       inDoubt = true;
       show("reconnecting");
@@ -104,7 +110,8 @@
   });
 
   document.addEventListener("htmx:ws:before:message:outgoing", (event) => {
-    if (event.detail.connection.socket?.readyState === WebSocket.OPEN && navigator.onLine) return;
+    const open = event.detail.connection.socket?.readyState === WebSocket.OPEN;
+    if (open && (navigator.onLine || local())) return;
     event.detail.cancelled = true;
     if (!troubled) show(navigator.onLine ? "reconnecting" : "offline");
     tell(banner()?.dataset.unsent);

@@ -1,6 +1,8 @@
-// The hand in the player's hands: pick by tap or keyboard, drag a card to the table to play it or
-// sideways to reorder the hand (kept per match, across reloads), the seven's suit prompt before
-// the card lands, keyboard shortcuts, the table's settings, the turn clock.
+// The hand in the player's hands: pick by tap or keyboard (or, as a setting, play with one tap),
+// drag a card to the table to play it or sideways to reorder the hand (kept per match, across
+// reloads), the seven's suit prompt before the card lands, keyboard shortcuts, the table's
+// settings, the turn clock and the next deal's countdown. A card the rules refuse now says why at
+// once (the server's own sentence, sent with the card) and is never picked or sent.
 // htmx morphs each update into the page, so what the player set up (pick, focus, an open sheet)
 // stays; the hand's order is laid out again, and "table:updated" then tells the story script.
 (() => {
@@ -8,6 +10,8 @@
 
   const DRAG_START_PX = 6;
   const SLIDE_MS = 180;
+  /** The cards a player plays before the hint under the hand ("drag a card to the table…") goes. */
+  const PLAYS_BEFORE_HINT_GOES = 3;
   const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
   const handForm = () => document.getElementById("hand-area");
@@ -16,6 +20,10 @@
   const pickedInput = () => document.querySelector("#hand-area input[name=card]:checked");
   const playButton = () => document.querySelector("#hand-area .play-button");
   const suitPicker = () => document.querySelector("#hand-area .suit-picker");
+  const table = () => document.querySelector(".play");
+  /** Why the rules refuse this card now (the server's sentence), or "" when it may be played. */
+  const refusalOf = (label) => label?.dataset.refusal ?? "";
+  const setting = (name) => localStorage.getItem(`septica:${name}`) === "1";
 
   // ---- The hand's order, per match ----
 
@@ -55,12 +63,32 @@
 
   // ---- Picking and playing ----
 
+  /** Put a notice on the table, read aloud (it is an alert); a fresh element, so it shows anew. */
+  function tell(words) {
+    const notice = document.getElementById("notice");
+    if (!notice) return;
+    const fresh = notice.cloneNode(false);
+    fresh.textContent = words;
+    notice.replaceWith(fresh);
+  }
+
+  /** Play is pressable only with a card picked that the rules allow. */
+  function syncPlayButton() {
+    const button = playButton();
+    const picked = pickedInput();
+    if (button) button.disabled = !picked || Boolean(refusalOf(picked.closest(".hand-card")));
+  }
+  document.addEventListener("change", (event) => {
+    if (event.target.matches?.("#hand-area input[name=card]")) syncPlayButton();
+  });
+
   /** Whether the next message sent must say "play" though the page has no Play button. */
   let forcedPlay = false;
 
   /** Send the move "play this card" (a seven's suit is sent by its own button). */
   function playCard(label) {
     label.querySelector("input[name=card]").checked = true;
+    syncPlayButton();
     const button = playButton();
     if (button) {
       handForm().requestSubmit(button);
@@ -80,7 +108,35 @@
   /** The seven waits for its suit: the picker shows and takes the focus. */
   function askSuit(label) {
     label.querySelector("input[name=card]").checked = true;
+    syncPlayButton();
     suitPicker()?.querySelector("button")?.focus();
+  }
+
+  /** A tap on a card (as a setting) plays it at once: a seven first asks for its suit. */
+  function playAtOnce(label) {
+    if (needsSuit(label)) {
+      askSuit(label);
+    } else {
+      playCard(label);
+    }
+  }
+
+  // Every play sent counts towards the hint under the hand going away.
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const submitter = event.submitter;
+      if (!submitter?.closest("#hand-area") || !(submitter.value === "play" || submitter.name === "suit")) return;
+      const played = Number(localStorage.getItem("septica:cards-played")) || 0;
+      localStorage.setItem("septica:cards-played", String(played + 1));
+      showHint();
+    },
+    true,
+  );
+
+  function showHint() {
+    const played = Number(localStorage.getItem("septica:cards-played")) || 0;
+    table()?.classList.toggle("knows-how-to-play", played >= PLAYS_BEFORE_HINT_GOES);
   }
 
   /** The card dropped on the table, held there until the update that plays or refuses it. */
@@ -98,6 +154,7 @@
     if (!input) return;
     input.checked = false;
     awaitingSuit = null;
+    syncPlayButton();
     const label = input.closest(".hand-card");
     if (label === held) slideBack(label);
     input.focus();
@@ -128,10 +185,19 @@
         unpick();
         return;
       }
-      const input = event.target.closest(".hand-card")?.querySelector("input[name=card]");
-      if (input && input === pickedBeforeClick) {
+      const label = event.target.closest("#hand-area .hand-card");
+      const input = label?.querySelector("input[name=card]");
+      if (input && refusalOf(label)) {
+        // Refused by the rules: it says why, and is not picked.
+        event.preventDefault();
+        tell(refusalOf(label));
+      } else if (input && input === pickedBeforeClick) {
         input.checked = false;
         event.preventDefault();
+        syncPlayButton();
+      } else if (input && setting("one-tap") && playButton()) {
+        event.preventDefault();
+        playAtOnce(label);
       }
       pickedBeforeClick = null;
     },
@@ -234,10 +300,15 @@
   }
 
   function dropOnTable(label) {
-    const illegal = label.classList.contains("is-dim") || !playButton();
     saveOrder();
-    if (illegal) {
-      // It will not stick: back to its place, and the server's reason shows.
+    if (refusalOf(label)) {
+      // It will not stick: back to its place, saying why.
+      slideBack(label);
+      tell(refusalOf(label));
+      return;
+    }
+    if (!playButton()) {
+      // Not the player's turn: back to its place, and the server's reason shows.
       slideBack(label);
       playCard(label);
       label.querySelector("input[name=card]").checked = false;
@@ -276,8 +347,11 @@
 
   function pickOrPlay(input) {
     const label = input.closest(".hand-card");
-    if (!input.checked) {
+    if (refusalOf(label)) {
+      tell(refusalOf(label));
+    } else if (!input.checked) {
       input.checked = true;
+      syncPlayButton();
     } else if (needsSuit(label)) {
       askSuit(label);
     } else {
@@ -344,7 +418,8 @@
 
   /** What a setting changes on the page at once ("notify" is read when the turn comes). */
   const APPLY = {
-    "four-colour": (on) => document.querySelector(".play")?.classList.toggle("four-colour", on),
+    "four-colour": (on) => table()?.classList.toggle("four-colour", on),
+    "one-tap": (on) => table()?.classList.toggle("one-tap", on),
   };
 
   function loadSettings() {
@@ -370,7 +445,7 @@
     APPLY[name]?.(box.checked);
   });
 
-  // ---- The turn clock, and a waiting room that must become the table ----
+  // ---- The turn clock and the next deal's countdown, and a waiting room that must become the table ----
 
   function tickClocks() {
     for (const clock of document.querySelectorAll(".clock[data-deadline]")) {
@@ -425,13 +500,20 @@
       held = null;
     }
     refocus();
+    syncPlayButton();
     tickClocks();
     document.dispatchEvent(new CustomEvent("table:updated"));
   });
 
-  document.addEventListener("DOMContentLoaded", () => {
+  /** A table on show: its hand in the player's order, their settings, its clocks. A page may show
+   * its table after loading (the practice page does, once its worker has dealt). */
+  function showTable() {
     applyOrder();
     loadSettings();
+    showHint();
+    syncPlayButton();
     tickClocks();
-  });
+  }
+  document.addEventListener("DOMContentLoaded", showTable);
+  document.addEventListener("table:shown", showTable);
 })();

@@ -92,15 +92,18 @@ def bots_table(host, game: str) -> Match:
     return match
 
 
-def at_round_over(match: Match) -> Match:
-    """``match`` played by bots to the end of its first round, then held there (no next deal comes)."""
+def at_round_over(game_name: str, people: list) -> Match:
+    """A two-player match of ``people`` played by bots to the end of its first round, then held there
+    (no next deal comes). A match decided in its first round or deal (a classic deal can take all
+    eight points) shows no round's end: another is dealt."""
     while True:
-        game, state = live_state(match)
-        if game.awaiting_deal(state):
-            break
-        play_out(match, moves=1)
-    Match.objects.filter(pk=match.pk).update(version=F("version") + 1, due="", due_at=None)
-    return match
+        match = seated_match(game_name, people, {"players": 2}, private=True)
+        while match.status == Match.Status.PLAYING:
+            game, state = live_state(match)
+            if game.awaiting_deal(state):
+                Match.objects.filter(pk=match.pk).update(version=F("version") + 1, due="", due_at=None)
+                return match
+            play_out(match, moves=1)
 
 
 def site() -> dict[str, tuple[str, str | None]]:
@@ -113,10 +116,7 @@ def site() -> dict[str, tuple[str, str | None]]:
         }
         running = seated_match("americana", [ana, ion], {"players": 2}, private=True)
         play_out(running, moves=6)
-        rounds = {
-            game: at_round_over(seated_match(game, [ana, ion], {"players": 2}, private=True))
-            for game in ("americana", "classic")
-        }
+        rounds = {game: at_round_over(game, [ana, ion]) for game in ("americana", "classic")}
         mid = {game: bots_table(ana, game) for game in ("americana", "classic")}
         waiting = gameplay_services.table_create(
             host=ana, game="classic", options={"players": 3}, turn_clock=0, is_private=True
@@ -139,6 +139,7 @@ def site() -> dict[str, tuple[str, str | None]]:
         "password-reset-complete": "/accounts/password/reset/complete/",
         "home-visitor": "/",
         "player-page-visitor": "/players/ana/",
+        "practice": "/practice/",
     }
     ana_sees = {
         "home": "/",

@@ -8,6 +8,7 @@ from playwright.sync_api import Browser, Page, expect
 from gameplay import services as gameplay_services
 from gameplay.engine import get_game
 from gameplay.models import Match
+from practice.management.commands.practicebench import take_turn
 from tables import services as table_services
 from tests.browser.conftest import log_in, off_loop
 from tests.conftest import ARTIFACTS
@@ -41,20 +42,6 @@ def rig(match: Match, deal: dict | None = None, **fields) -> None:
     game = get_game(match.game)
     state = game.state_to_json(game.new_match(game.options_from_json(match.options), match.seed, deal))
     Match.objects.filter(pk=match.pk).update(state={**state, **fields})
-
-
-def take_turn(page: Page) -> None:
-    """What the rules allow: a playable card if there is one (a seven names hearts), else a button."""
-    playable = page.locator(".hand-card:not(.is-dim)")
-    if playable.count() and page.locator(".play-button").count():
-        card = playable.first
-        card.click()
-        if card.locator("input[data-seven]").count():
-            page.locator(".suit-picker button").nth(1).click()
-        else:
-            page.locator(".play-button").click()
-    else:
-        page.get_by_test_id("actions").locator("button[name=type]").first.click()
 
 
 def play_until_over(pages: list[Page], turns: dict[Page, Callable[[Page], None]]) -> None:
@@ -153,9 +140,10 @@ def test_seven_asks_for_the_suit_and_an_illegal_card_is_refused(browser: Browser
 
     expect(ana.locator(".me-line.is-to-act")).to_be_visible()
     king = ana.locator(".hand-card", has=ana.locator("input[value='KC']"))
-    king.click()
-    ana.locator(".play-button").click()
+    # Refused on the device, at once: never picked, Play stays shut (forced: it is aria-disabled).
+    king.click(force=True)
     expect(ana.locator("#notice")).to_contain_text("Cartea aceasta nu merge peste șase de inimă roșie.")
+    expect(ana.locator(".play-button")).to_be_disabled()
     expect(king).to_be_visible()
     expect(ana.get_by_test_id("hand").locator(".hand-card")).to_have_count(5)
 

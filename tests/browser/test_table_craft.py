@@ -520,6 +520,51 @@ def test_four_players_fit_a_phone_and_use_a_large_screen(
     context.close()
 
 
+HAND_OF = """(count) => {
+    // The hand's labels, copied or cut down to ``count`` cards.
+    const hand = document.querySelector("#hand-area .hand");
+    const labels = [...hand.querySelectorAll(".hand-card")];
+    labels.slice(count).forEach((label) => label.remove());
+    for (let index = labels.length; index < count; index++) {
+        hand.append(labels[index % labels.length].cloneNode(true));
+    }
+    const area = hand.closest("#hand-area").getBoundingClientRect();
+    const cards = [...hand.querySelectorAll(".hand-card .card")].map((card) => card.getBoundingClientRect());
+    return {
+        area: [area.left, area.right],
+        cards: cards.map((box) => [box.left, box.right, box.top]),
+        page: document.documentElement.scrollWidth,
+    };
+}"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_of_any_size_is_drawn_whole_inside_its_area(browser: Browser, live_server_url: str):
+    """However many cards a player holds (Americana's draws can leave 30 in a hand), each card is
+    drawn whole inside the hand's area, on a phone upright or on its side and on a large screen,
+    and a hand of one row sits in the middle."""
+    table, ana = off_loop(table_with_bots, "americana", 2)
+    context = browser.new_context(locale="en-GB", viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    log_in(page, live_server_url, ana.username)
+    page.goto(f"{live_server_url}/tables/{table.pk}/")
+    live(page)
+    expect(page.locator(".me-line.is-to-act")).to_be_visible()
+    for viewport in (PHONE, PHONE_LANDSCAPE, DESKTOP):
+        page.set_viewport_size(viewport)
+        for count in range(1, 31):
+            drawn = page.evaluate(HAND_OF, count)
+            (left, right), cards = drawn["area"], drawn["cards"]
+            where = f"{count} cards at {viewport['width']} px"
+            assert drawn["page"] <= viewport["width"], where
+            outside = [box for box in cards if box[0] < left or box[1] > right + 0.5]
+            assert not outside, f"{where}: cards past the hand's area {left:.0f}–{right:.0f}: {outside}"
+            if len({box[2] for box in cards}) == 1:
+                middle = (cards[0][0] + cards[-1][1]) / 2
+                assert abs(middle - (left + right) / 2) <= 2, f"{where}: one row off the middle"
+    context.close()
+
+
 def serious_violations(page: Page) -> list[str]:
     page.add_script_tag(path=AXE)
     found = page.evaluate(

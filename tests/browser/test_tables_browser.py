@@ -41,7 +41,7 @@ def test_private_table_invitation_bot_and_start(browser: Browser, live_server_ur
     # The match starts: the host lands on the table, and the guest's waiting room reloads into it.
     expect(host.get_by_test_id("play")).to_be_visible(timeout=15_000)
     expect(guest.get_by_test_id("play")).to_be_visible(timeout=15_000)
-    expect(guest.get_by_test_id("opponent-2")).to_contain_text("bot · greu")
+    expect(guest.get_by_test_id("opponent-2").locator(".badge-bot")).to_have_text("nivelul botului: greu")
     expect(host.get_by_test_id("opponent-1")).to_contain_text("ion")
     host.screenshot(path=ARTIFACTS / "table-started-host.png", full_page=True)
     guest.screenshot(path=ARTIFACTS / "table-started-guest-ro.png", full_page=True)

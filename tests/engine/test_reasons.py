@@ -12,6 +12,7 @@ import pytest
 from gameplay.engine import GAME_NAMES, americana, classic, get_game
 from gameplay.engine.cards import CODES, SUITS
 from gameplay.engine.core import CardRef, IllegalAction, OneOf, SuitRef, act, render_reason
+from gameplay.engine.replay import ReplayError, replay
 from tests.engine.helpers import scenario_files
 
 ENGINE = Path(americana.__file__).parent
@@ -29,6 +30,12 @@ RANDOM_MATCHES = [
         for players in (2, 3, 4)
         for seed in range(4)
     ),
+]
+REPLAY_FAILURES = [  # a record that cannot start, or whose first action is no action of the game
+    ("poker", {}, 0, []),
+    ("classic", {"players": 9}, 0, []),
+    ("classic", {}, -1, []),
+    ("classic", {}, 0, [{"type": "fly"}]),
 ]
 HANDS = [["7S", "7D", "9H", "10H"], ["7H", "8S", "9S", "10S"]]
 SEVEN_CUT_BY_A_SEVEN = {  # the leader, holding another seven, may continue only with it
@@ -194,6 +201,10 @@ def test_params_are_numbers_card_indices_or_references(refusals):
 def test_every_marked_string_is_used(refusals):
     """The probes reach every refusal, and every marked card or suit name is one a reference can hold."""
     used = set().union(*map(pieces, refusals.values()))
+    for failure in REPLAY_FAILURES:
+        with pytest.raises(ReplayError) as refused:
+            replay(*failure)
+        used.add(refused.value.template)
     for code in CODES:
         used |= pieces(IllegalAction("%(card)s", card=CardRef(code)))
     for suit in SUITS:

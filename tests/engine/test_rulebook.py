@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from gameplay.engine import IllegalAction, americana, classic, get_game
+from gameplay.engine import IllegalAction, americana, classic, get_game, play_refusals
 
 AMERICANA_TRIES = [
     americana.DRAW,
@@ -55,3 +55,29 @@ def test_apply_accepts_exactly_the_listed_actions(name, options):
             accepted.append(action)
         assert sorted(map(str, accepted)) == sorted(map(str, legal))
         assert len(set(legal)) == len(legal)
+
+
+@pytest.mark.parametrize(("name", "options"), OPTIONS)
+def test_play_refusals_say_before_a_card_is_sent_what_apply_would_raise(name, options):
+    """Each card the seat to act holds but may not play has the sentence ``apply`` raises for it
+    (a seven's whatever suit it names); each card it may play has none; nothing changes."""
+    game = get_game(name)
+    refused_some = False
+    for state in random_states(name, options, seed=7, count=300):
+        before = game.state_to_json(state)
+        refusals = play_refusals(game, state)
+        assert game.state_to_json(state) == before
+        seat = game.to_act(state)
+        hand = game.view(state, seat)["hand"] if seat is not None else []
+        playable = {
+            data["card"] for data in map(game.action_to_json, game.legal_actions(state)) if "card" in data
+        }
+        assert set(refusals) == set(hand) - playable
+        for code, refusal in refusals.items():
+            for suit in ("S", "H") if name == "americana" and code[:-1] == "7" else (None,):
+                tried = {"type": "play", "card": code} | ({"suit": suit} if suit else {})
+                with pytest.raises(IllegalAction) as raised:
+                    game.apply(game.clone(state), game.action_from_json(tried))
+                assert (raised.value.template, raised.value.params) == (refusal.template, refusal.params)
+        refused_some = refused_some or bool(refusals)
+    assert refused_some

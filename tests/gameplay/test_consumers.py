@@ -4,20 +4,25 @@ import asyncio
 import json
 import random
 import re
+from unittest import mock
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
 from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from redis.asyncio import Redis
 
 from gameplay import presence, services
-from gameplay.consumers import TRY_AGAIN_LATER, Frame, parse_frame
+from gameplay.consumers import TABLE_NEWS, TRY_AGAIN_LATER, echo_key
 from gameplay.engine import get_game
+from gameplay.frames import Frame, parse_frame
 from gameplay.games.words import card_name
 from gameplay.models import Match, Move
+from tables import events
 from tables.events import table_group
 from tables.models import Table
 from tests.channels import communicator as table_communicator
@@ -146,6 +151,41 @@ async def test_moves_by_frame_and_errors_for_this_connection_only():
     await second.disconnect()
 
 
+def next_turn(match_id: int, rng: random.Random) -> tuple[int | None, dict | None, int]:
+    """(the seat to move, a legal move for it, the version) while a round is played; (None, None, the
+    version) once the next round is dealt here, or when the match is over."""
+    match = Match.objects.get(pk=match_id)
+    game = get_game(match.game)
+    state = game.state_from_json(match.state)
+    if game.is_over(state):
+        return None, None, match.version
+    if game.awaiting_deal(state):
+        services.round_deal_next(match_id=match_id, expected_version=match.version)
+        return None, None, match.version
+    action = rng.choice([game.action_to_json(a) for a in game.legal_actions(state)])
+    return game.to_act(state), action, match.version
+
+
+async def test_a_match_played_through_its_sockets_reaches_every_seat_to_its_end():
+    """Each move made through a socket reaches both seats (rendered on the event loop mid-round, read
+    again at a round's end and at the match's, whose screen reads more than a move holds)."""
+    match, users = await sync_to_async(human_match)("americana", 2)
+    sockets = [await open_socket(match.table_id, user) for user in users]
+    for socket in sockets:
+        await socket.receive_from(timeout=5)
+    rng = random.Random(7)
+    while not await sync_to_async(lambda: Match.objects.get(pk=match.pk).status != "playing")():
+        seat, action, version = await sync_to_async(next_turn)(match.pk, rng)
+        if seat is not None:
+            await sockets[seat].send_to(text_data=json.dumps({"version": version, **action}))
+        for socket in sockets:
+            frame = await socket.receive_from(timeout=10)
+            assert 'data-testid="match-over"' in frame or f'name="version" value="{version + 1}"' in frame
+    assert await sync_to_async(Move.objects.filter(match=match).count)() > 50
+    for socket in sockets:
+        await socket.disconnect()
+
+
 async def test_a_spectator_cannot_play_and_a_reconnect_gets_the_current_table():
     match, users = await sync_to_async(human_match)("classic", 2)
     watcher = await sync_to_async(make_user)("watcher")
@@ -192,23 +232,33 @@ async def seated_and_watching():
     return match, 1 - state_json["to_act"], waiting, spectator
 
 
-def group_key(table_id: int) -> tuple:
-    """The table's group in Redis: (its key, a connection to the shard that holds it)."""
-    layer = get_channel_layer()
-    key = layer._group_key(table_group(table_id))
-    return key, layer.connection(layer.consistent_hash(key))
+def group_channel(table_id: int) -> str:
+    """The Redis pub/sub channel of the table's group (the layer's own name for it)."""
+    return get_channel_layer()._get_group_channel_name(table_group(table_id))
 
 
 async def in_group(table_id: int) -> int:
-    """How many channels the table's group holds in Redis."""
-    key, redis = group_key(table_id)
-    return await redis.zcard(key)
+    """How many connections subscribe to the table's group in Redis (one per process with viewers)."""
+    client = Redis.from_url(django_settings.REDIS_URL)
+    try:
+        [(_name, count)] = await client.pubsub_numsub(group_channel(table_id))
+    finally:
+        await client.aclose()
+    return count
 
 
 async def forget_group(table_id: int) -> None:
-    """Drop the table's group from Redis, as a Redis restart does."""
-    key, redis = group_key(table_id)
-    await redis.delete(key)
+    """The process's place in the table's group dropped (unsubscribed in Redis), as when Redis
+    forgets a subscription: the process hears nothing of the table from other processes until its
+    heartbeat rejoins."""
+    await get_channel_layer().group_discard(table_group(table_id), TABLE_NEWS.channel)
+
+
+def moved_elsewhere(match_id: int, rng: random.Random) -> bool:
+    """``random_move`` as another process makes it (a bot's move in the worker, a player's on another
+    server): its news reaches this process only through Redis."""
+    with mock.patch.object(events, "_HERE", []):
+        return random_move(match_id, rng)
 
 
 async def test_malformed_frames_are_refused_without_a_crash_and_the_connection_still_cleans_up():
@@ -226,8 +276,9 @@ async def test_malformed_frames_are_refused_without_a_crash_and_the_connection_s
         assert "could not be read" in await socket.receive_from(timeout=5)
     assert await sync_to_async(Move.objects.count)() == 0
     assert await sync_to_async(presence.connections)(match.table_id, seat) == 1
-    assert await in_group(match.table_id) == 2
+    assert await in_group(match.table_id) == 1  # one place in the group for the process's viewers
     await waiting.disconnect()
+    assert await in_group(match.table_id) == 1
     await spectator.disconnect()
     assert await sync_to_async(presence.connections)(match.table_id, seat) == 0
     assert await in_group(match.table_id) == 0
@@ -236,7 +287,8 @@ async def test_malformed_frames_are_refused_without_a_crash_and_the_connection_s
 async def test_a_consumer_that_fails_still_leaves_its_group_and_its_seat():
     match, seat, waiting, spectator = await seated_and_watching()
     # A message no handler knows makes the consumer fail, as any unforeseen error would.
-    await get_channel_layer().group_send(table_group(match.table_id), {"type": "no.such.thing"})
+    unknown = {"type": "no.such.thing", "table": match.table_id}
+    await get_channel_layer().group_send(table_group(match.table_id), unknown)
     for socket in (waiting, spectator):
         with pytest.raises(ValueError, match="No handler"):
             await socket.receive_from(timeout=5)
@@ -291,18 +343,47 @@ async def test_fuzzed_frames_get_a_clear_refusal_and_change_nothing():
     await spectator.disconnect()
 
 
-async def test_the_heartbeat_keeps_the_seat_present_and_rejoins_a_forgotten_group(settings):
+async def test_the_heartbeat_keeps_the_seat_present_rejoins_a_forgotten_group_and_catches_up(settings):
     settings.PRESENCE_TTL_SECONDS = 1.0
     settings.PRESENCE_HEARTBEAT_SECONDS = 0.2
     match, seat, waiting, spectator = await seated_and_watching()
     await forget_group(match.table_id)  # what a Redis restart does
     assert await in_group(match.table_id) == 0
+    rng = random.Random(3)
+    await sync_to_async(moved_elsewhere)(match.pk, rng)  # nobody here hears of it
     await asyncio.sleep(1.5)  # past the TTL: only the heartbeat keeps the seat counted
     assert await sync_to_async(presence.connections)(match.table_id, seat) == 1
-    assert await in_group(match.table_id) == 2
-    await sync_to_async(random_move)(match.pk, random.Random(3))
+    assert await in_group(match.table_id) == 1
+    # The heartbeat found the table a move ahead of both pages, and sent it.
     assert 'name="version" value="1"' in await waiting.receive_from(timeout=5)
     assert 'name="version" value="1"' in await spectator.receive_from(timeout=5)
+    await sync_to_async(random_move)(match.pk, rng)
+    assert 'name="version" value="2"' in await waiting.receive_from(timeout=5)
+    assert 'name="version" value="2"' in await spectator.receive_from(timeout=5)
+    await waiting.disconnect()
+    await spectator.disconnect()
+
+
+async def test_a_move_made_in_this_process_reaches_its_viewers_here_at_once_and_once():
+    match, _seat, waiting, spectator = await seated_and_watching()
+    rng = random.Random(3)
+    await sync_to_async(random_move)(match.pk, rng)
+    assert 'name="version" value="1"' in await waiting.receive_from(timeout=5)
+    assert 'name="version" value="1"' in await spectator.receive_from(timeout=5)
+    # The same news comes back from Redis, and is dropped there.
+    news = {"type": "table.changed", "table": match.table_id, "version": 1, "match_only": True}
+    for _ in range(50):
+        if not TABLE_NEWS.echoes[echo_key(news)]:
+            break
+        await asyncio.sleep(0.1)
+    assert not TABLE_NEWS.echoes[echo_key(news)]
+    assert await waiting.receive_nothing(timeout=0.5)
+    # Without Redis bringing it back (the group forgotten), the viewers here still hear of it.
+    await forget_group(match.table_id)
+    await sync_to_async(random_move)(match.pk, rng)
+    assert 'name="version" value="2"' in await waiting.receive_from(timeout=5)
+    assert 'name="version" value="2"' in await spectator.receive_from(timeout=5)
+    assert TABLE_NEWS.echoes[echo_key({**news, "version": 2})] == 1  # its echo never comes
     await waiting.disconnect()
     await spectator.disconnect()
 
@@ -310,7 +391,7 @@ async def test_the_heartbeat_keeps_the_seat_present_and_rejoins_a_forgotten_grou
 async def test_without_its_channel_layer_a_table_socket_is_closed_for_a_retry_not_crashed(settings, caplog):
     match, users = await sync_to_async(human_match)("americana", 2)
     nowhere = {"hosts": ["redis://127.0.0.1:1/0"]}  # nothing listens there: Redis is down
-    backend = "channels_redis.core.RedisChannelLayer"
+    backend = "channels_redis.pubsub.RedisPubSubChannelLayer"
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": backend, "CONFIG": nowhere}}
     socket = await table_communicator(f"/ws/tables/{match.table_id}/", users[0])
     assert await socket.connect(timeout=10) == (False, TRY_AGAIN_LATER)  # the page reconnects after 4013

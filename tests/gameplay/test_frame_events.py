@@ -10,13 +10,20 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 
-from gameplay.consumers import MOTION_KEYS
+from gameplay.frames import MOTION_KEYS
 from gameplay.games.screen import LOG_LENGTH
 from gameplay.models import Match, Move
 from tables.models import Table
 from tests.factories import make_user
 from tests.gameplay.helpers import human_match
-from tests.gameplay.test_consumers import forget_group, hidden_from, open_socket, random_move, snapshot
+from tests.gameplay.test_consumers import (
+    forget_group,
+    hidden_from,
+    moved_elsewhere,
+    open_socket,
+    random_move,
+    snapshot,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -84,13 +91,13 @@ async def current_version(match_id: int) -> int:
 
 
 async def moves_missed(match_id: int, count: int, rng: random.Random) -> None:
-    """``count`` moves made while the page cannot hear of them (its group forgotten, as by a Redis
-    restart)."""
+    """``count`` moves made by another process while the page cannot hear of them (its group
+    forgotten, as by a Redis restart)."""
     made = await sync_to_async(Move.objects.filter(match_id=match_id).count)()
     table_id = (await sync_to_async(Table.objects.get)(matches__pk=match_id)).pk
     await forget_group(table_id)
     while await sync_to_async(Move.objects.filter(match_id=match_id).count)() < made + count:
-        assert await sync_to_async(random_move)(match_id, rng)
+        assert await sync_to_async(moved_elsewhere)(match_id, rng)
 
 
 async def test_a_page_that_missed_moves_is_told_them_unless_more_went_by_than_the_log_holds():

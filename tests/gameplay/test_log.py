@@ -65,5 +65,7 @@ def test_the_table_after_a_move_built_from_what_the_move_committed_is_the_table_
             continue
         held = selectors.snapshot_after(held, moved.match, moved.state, moved.move)
         assert held.version == read.version == version + 1
+        told: dict = {}  # what the screens of one version tell alike, made by the first and shared
         for user in users:
             assert selectors.table_screen(held, user) == selectors.table_screen(read, user)
+            assert selectors.table_screen(held, user, common=told) == selectors.table_screen(read, user)

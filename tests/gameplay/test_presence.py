@@ -54,7 +54,7 @@ def test_a_connection_whose_heartbeat_stops_is_gone_after_the_ttl(store):
     presence.arrive(table, seat, "dead-server")
     presence.arrive(table, seat, "live-server")
     time.sleep(TTL * 0.6)
-    presence.refresh(table, seat, "live-server")
+    presence.refresh_many([(table, seat, "live-server")])
     time.sleep(TTL * 0.6)
     # Only the connection still beating counts.
     assert presence.connections(table, seat) == 1
@@ -73,6 +73,21 @@ def test_a_heartbeat_puts_back_a_connection_that_had_faded(store):
     presence.arrive(table, seat, "tab")
     time.sleep(TTL * 1.2)
     assert presence.connections(table, seat) == 0
-    presence.refresh(table, seat, "tab")
+    presence.refresh_many([(table, seat, "tab")])
     assert presence.connections(table, seat) == 1
     assert presence.leave(table, seat, "tab") == 0
+
+
+def test_a_process_heartbeat_stamps_every_seat_it_has_open_at_once(store):
+    table, seat = seat_key()
+    presence.arrive(table, seat, "phone")
+    presence.arrive(table, seat + 1, "laptop")
+    presence.arrive(table + 1, seat, "tablet")
+    time.sleep(TTL * 0.6)
+    presence.refresh_many([(table, seat, "phone"), (table, seat + 1, "laptop")])
+    time.sleep(TTL * 0.6)
+    # The two stamped stay; the third, not stamped, faded.
+    assert presence.connections(table, seat) == 1
+    assert presence.connections(table, seat + 1) == 1
+    assert presence.connections(table + 1, seat) == 0
+    presence.refresh_many([])  # a process with no seat open: nothing to stamp, nothing fails

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from gameplay.engine import get_game
+from gameplay.engine import get_game, play_refusals
 from gameplay.engine.cards import CODES
 from gameplay.games import presenter
 from gameplay.games.screen import ABORTED, FINISHED, Finished, Player
@@ -75,7 +75,14 @@ def test_every_seats_screen_shows_legal_buttons_the_suit_in_force_and_no_other_s
         for seat in [*range(len(players)), None]:
             view = game.view(state, seat)
             mine = seat is not None and seat == to_act
-            screen = show.screen(view, players=players, legal=legal if mine else (), rounds=rounds, log=log)
+            screen = show.screen(
+                view,
+                players=players,
+                legal=legal if mine else (),
+                rounds=rounds,
+                log=log,
+                refusals=play_refusals(game, state),
+            )
 
             assert [card.code for card in screen.hand] == (full["hands"][seat] if seat is not None else [])
             played = {action["card"] for action in legal if action["type"] == "play"}
@@ -87,6 +94,8 @@ def test_every_seats_screen_shows_legal_buttons_the_suit_in_force_and_no_other_s
                 assert card.names_suit == (
                     game_name == "americana" and card.playable and card.code[:-1] == "7"
                 )
+                # Only the player to act is told why a card is refused, and only of a refused card.
+                assert bool(card.refusal) == (mine and not card.playable)
 
             public = {
                 *card_codes(view["hand"] or []),
@@ -110,6 +119,11 @@ def test_every_seats_screen_shows_legal_buttons_the_suit_in_force_and_no_other_s
                 ]
     assert steps > 20
     assert screen.on_show == "match" and screen.outcome_text.endswith(("the match.", "are level."))
+    if view["winners"]:
+        winning = screen.sheet.sides[screen.sheet.winner]
+        assert winning.split(" & ")[0] in screen.outcome_text
+    else:
+        assert screen.sheet.winner is None
     assert screen.sheet.result == ""
     assert screen.sheet.totals == view["totals"]
 

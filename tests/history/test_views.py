@@ -218,9 +218,10 @@ def test_a_player_profile_counts_matches_and_averages_and_hides_private_matches(
         1,
     )
     charges = [row.summary["charges"][0] for row in americana.rounds.all()]
-    assert stats["americana"].average == pytest.approx(sum(charges) / len(charges), abs=0.05)
+    # Shown to one decimal: 26.25 may read 26.2, so half a tenth (and a float's hair) either way.
+    assert stats["americana"].average == pytest.approx(sum(charges) / len(charges), abs=0.0501)
     captured = [row.summary["captured"][0] for row in classic.rounds.all()]
-    assert stats["classic"].average == pytest.approx(sum(captured) / len(captured), abs=0.05)
+    assert stats["classic"].average == pytest.approx(sum(captured) / len(captured), abs=0.0501)
     assert americana.pk in [row.match.pk for row in profile.recent]  # ion sat there
     client.force_login(make_user("eve"))
     recent = client.get(reverse("history:player", args=["ana"])).context["profile"].recent

@@ -11,6 +11,7 @@ table having received the new version (p50 / p99). Numbers, not a test.
 import asyncio
 import contextlib
 import json
+import math
 import os
 import random
 import re
@@ -33,6 +34,10 @@ PLAYABLE = re.compile(
 )
 CONNECT_SPACING = 0.01
 """Seconds between two seats' connections: a real crowd does not arrive in one millisecond."""
+LAG_PROBE = 0.05
+"""How often the load generator checks how late its own event loop runs."""
+CONNECTED_WITHIN = 60.0
+"""A seat not sent its table this long after connecting fails the run."""
 BUTTON = re.compile(r'name="type" value="(\w+)"')
 
 
@@ -105,23 +110,63 @@ async def connect(base: str, table: Table, seat: int, origin: str, delay: float)
             return await websockets.connect(
                 f"{base}/ws/tables/{table.table_id}/", additional_headers=headers, open_timeout=30
             )
-        except (OSError, websockets.exceptions.InvalidMessage, TimeoutError):
+        except (
+            OSError,
+            websockets.exceptions.InvalidMessage,
+            websockets.exceptions.InvalidStatus,
+            TimeoutError,
+        ):
+            # Refused or dropped while the servers are saturated (nginx answers 502): a page retries too.
             await asyncio.sleep(0.5 * (attempt + 1))
     raise RuntimeError(f"Could not connect seat {seat} of table {table.table_id}.")
 
 
+class Clock:
+    """The run's timeline: the warm-up starts once every seat is connected and has its table (a crowd
+    of connections arriving at once is not the steady play being measured), the measurement after it."""
+
+    def __init__(self, seats: int, warmup: float, seconds: float) -> None:
+        self.waiting = seats
+        self.warmup, self.seconds = warmup, seconds
+        self.everyone_in = asyncio.Event()
+        self.connected_after = 0.0
+        self.measured_from = math.inf
+        self.deadline = math.inf
+
+    def seat_in(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.everyone_in.set()
+
+    async def start(self, started: float) -> None:
+        await self.everyone_in.wait()
+        self.connected_after = time.perf_counter() - started
+        self.measured_from = time.perf_counter() + self.warmup
+        self.deadline = self.measured_from + self.seconds
+        await asyncio.sleep(self.warmup)
+
+
 async def play_seat(
-    base: str, origin: str, table: Table, seat: int, deadline: float, rate: float, delay: float
+    base: str, origin: str, table: Table, seat: int, clock: Clock, rate: float, delay: float
 ) -> None:
     rng = random.Random(table.table_id * 10 + seat)
     async with await connect(base, table, seat, origin, delay) as socket:
-        while time.perf_counter() < deadline:
+        first = True
+        while time.perf_counter() < clock.deadline:
             try:
                 frame = await asyncio.wait_for(
-                    socket.recv(), timeout=max(0.1, deadline - time.perf_counter())
+                    socket.recv(),
+                    timeout=min(CONNECTED_WITHIN, max(0.1, clock.deadline - time.perf_counter())),
                 )
             except TimeoutError:
-                break
+                if first:
+                    raise RuntimeError(
+                        f"Seat {seat} of table {table.table_id} was never sent its table."
+                    ) from None
+                continue
+            if first:
+                first = False
+                clock.seat_in()
             found = VERSION.search(frame)
             if not found:
                 continue
@@ -140,26 +185,34 @@ async def play_seat(
 
 
 class CpuMeter:
-    """CPU seconds (user + system) that processes and their children spend between ``start`` and
-    ``stop``, read from /proc (Linux)."""
+    """CPU seconds (user + system) that processes and their children, running or ended, spend between
+    ``start`` and ``stop``, read from /proc (Linux)."""
 
     def __init__(self, pids: list[int]) -> None:
         self.pids = pids
         self.before: dict[int, float] = {}
         self.after: dict[int, float] = {}
 
+    ENDED = (FileNotFoundError, ProcessLookupError)
+    """What reading /proc raises for a process that ended meanwhile."""
+
     @staticmethod
     def tree(pid: int) -> list[int]:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        try:
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except CpuMeter.ENDED:
+            return []
         return [pid, *(grandchild for child in children for grandchild in CpuMeter.tree(int(child)))]
 
     @classmethod
     def seconds(cls, pid: int) -> float:
         total = 0
         for member in cls.tree(pid):
-            with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(*cls.ENDED):
                 fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])  # utime, stime
+                # utime, stime, and cutime, cstime: children that ended (a PostgreSQL backend whose
+                # connection closed) count too, through the parent that reaped them.
+                total += sum(int(value) for value in fields[11:15])
         return total / os.sysconf("SC_CLK_TCK")
 
     @staticmethod
@@ -205,26 +258,26 @@ class Command(BaseCommand):
             default=[],
             metavar="PID",
             help="a process (with its children) whose CPU time per move to report, e.g. each Daphne, the "
-            "worker, nginx, Redis, the PostgreSQL server; give it once per process",
+            "worker, nginx, Redis, the PostgreSQL server; give it once per process (the load generator "
+            "itself is always reported with them)",
         )
 
     def handle(self, *args, url: list[str], origin: str, tables: int, rate: float, seconds: float, **options):
+        self.lags: list[float] = []
         warmup, game = options["warmup"], options["game"]
         made = make_tables(tables, game)
-        started = time.perf_counter()
-        ramp = CONNECT_SPACING * len(made) * 4
-        measured_from = started + ramp + warmup
         urls = url or ["ws://127.0.0.1:8000"]
-        cpu = CpuMeter(options["cpu"])
-        results = asyncio.run(self.run(urls, origin, made, rate, ramp + warmup + seconds, cpu, measured_from))
+        cpu = CpuMeter([*options["cpu"], os.getpid()] if options["cpu"] else [])
+        clock = Clock(len(made) * 4, warmup, seconds)
+        results = asyncio.run(self.run(urls, origin, made, rate, clock, cpu))
         cpu.stop()
-        elapsed = time.perf_counter() - measured_from
+        elapsed = time.perf_counter() - clock.measured_from
         latencies = sorted(
-            took for table in results for sent, took in table.latencies if sent >= measured_from
+            took for table in results for sent, took in table.latencies if sent >= clock.measured_from
         )
         self.stdout.write(
-            f"tables: {tables} x 4 seats, {game}, target {rate:g} move/s per table, "
-            f"measured {elapsed:.0f} s after {ramp + warmup:.0f} s of connecting and warming up"
+            f"tables: {tables} x 4 seats, {game}, target {rate:g} move/s per table, measured {elapsed:.0f} s "
+            f"after {clock.connected_after:.0f} s of connecting and {warmup:.0f} s of warming up"
         )
         self.stdout.write(f"moves seen by every seat: {len(latencies)} ({len(latencies) / elapsed:.1f}/s)")
         if latencies:
@@ -233,28 +286,37 @@ class Command(BaseCommand):
                 f"move -> every seat updated: p50 {statistics.median(latencies) * 1000:.0f} ms, "
                 f"p99 {p99 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms ({len(latencies)} samples)"
             )
+            lags = sorted(self.lags)
+            self.stdout.write(
+                f"the load generator's own event loop, late by: p50 {statistics.median(lags) * 1000:.0f} ms, "
+                f"p99 {lags[int(len(lags) * 0.99)] * 1000:.0f} ms (its lateness is in the figures above)"
+            )
             for name, seconds_used in cpu.used().items():
                 self.stdout.write(f"CPU per move, {name}: {seconds_used * 1000 / len(latencies):.2f} ms")
 
     async def run(
-        self, urls: list[str], origin: str, made, rate: float, seconds: float, cpu: "CpuMeter", start: float
+        self, urls: list[str], origin: str, made, rate: float, clock: Clock, cpu: "CpuMeter"
     ) -> list[Table]:
-        deadline = time.perf_counter() + seconds
         tables = [Table(table_id, cookies) for table_id, cookies in made]
 
-        async def start_meter() -> None:
-            await asyncio.sleep(start - time.perf_counter())
+        async def measure() -> None:
+            await clock.start(started)
             cpu.start()
+            while time.perf_counter() < clock.deadline:
+                before = time.perf_counter()
+                await asyncio.sleep(LAG_PROBE)
+                self.lags.append(time.perf_counter() - before - LAG_PROBE)
 
+        started = time.perf_counter()
         await asyncio.gather(
-            start_meter(),
+            measure(),
             *(
                 play_seat(
                     urls[index % len(urls)],
                     origin,
                     table,
                     seat,
-                    deadline,
+                    clock,
                     rate,
                     CONNECT_SPACING * (index * 4 + seat),
                 )

@@ -115,6 +115,7 @@ class Command(BaseCommand):
             os.execvpe(sys.executable, [sys.executable, *sys.argv], {**os.environ, **env})
         call_command("migrate", interactive=False, verbosity=0)
         call_command("compiletranslations", verbosity=0)
+        call_command("buildpractice", verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         mime_types = next(path for path in MIME_TYPES if Path(path).exists())
         (run / "nginx.conf").write_text(
@@ -138,7 +139,7 @@ class Command(BaseCommand):
         os.execvpe(
             sys.executable,
             [*honcho, *start],
-            {**os.environ, "RUN_DIR": str(run), "PATH": path, "NGINX": NGINX},
+            {**os.environ, "RUN_DIR": str(run), "PATH": path, "NGINX_BINARY": NGINX},
         )
 
     @staticmethod

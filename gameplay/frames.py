@@ -1,0 +1,178 @@
+"""A table's update for one viewer: the fragments of ``gameplay/table.html`` that changed since the
+viewer's last update, and the moves' public events for the page to animate and announce.
+
+The websocket (``gameplay.consumers``) and the offline practice table (``practice.offline``, under
+Pyodide in the browser) both send these, so the page cannot tell one from the other. Imports the
+presenters and the standard library only: the template engine comes in as ``render``.
+"""
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .engine.core import gettext_noop, render_reason
+from .games import words
+from .games.narration import describe
+from .games.screen import Screen
+
+PLAY_FRAGMENTS = ("topbar", "opponents", "center", "hand", "log", "outcome", "notice")
+MOTION_KEYS = ("type", "seat", "card", "count", "cuts", "cards")
+"""What the page's motion reads of a public event; nothing else of it goes out with a frame."""
+
+MAX_FRAME = 4096
+ACTION_TYPES = {"play", "draw", "take", "sit_out", "end"}
+
+Render = Callable[[str, dict], str]
+LoggedMove = tuple[int | None, Sequence[dict]]
+"""A move as the log tells it: the seat a bot stood in for (None if the seat acted itself), its events."""
+
+
+def shared_key(name: str, screen: Screen) -> tuple | None:
+    """What a fragment depends on beyond the table's version and the language, when every viewer
+    with the same key sees the same markup; None for fragments made for one viewer only."""
+    if name in ("topbar", "log", "notice"):
+        return ()
+    if name == "center":
+        return (screen.aimed_text, screen.holder_text)
+    if name == "outcome" and not screen.on_show:
+        return ()  # nothing on show while a round is played
+    return None
+
+
+def notice_fragment(render: Render, notice: str, *, sent: dict[str, str]) -> str:
+    """The table's notice (why a move was refused), noted as what this viewer was last ``sent``."""
+    html = render("gameplay/table.html#notice", {"notice": notice})
+    sent["notice"] = html
+    return html
+
+
+def told_events(moves: Sequence[LoggedMove], names: list[str]) -> list[dict]:
+    """The public events of ``moves``, oldest first, each with its line of the log (``said``)."""
+    told = []
+    for stood_in, events in moves:
+        for event in events:
+            public = {key: event[key] for key in MOTION_KEYS if key in event}
+            if said := describe(event, names, stood_in=stood_in):
+                public["said"] = said
+            told.append(public)
+    return told
+
+
+def _rendered(
+    render: Render, template: str, context: dict, shared: dict[tuple, str] | None, key: tuple | None
+) -> str:
+    """``template`` rendered, or taken from ``shared`` where another viewer's update rendered it."""
+    if shared is None or key is None:
+        return render(template, context)
+    if key not in shared:
+        shared[key] = render(template, context)
+    return shared[key]
+
+
+def play_fragments(
+    render: Render,
+    context: dict,
+    *,
+    sent: dict[str, str],
+    events: list[dict],
+    shared: dict[tuple, str] | None = None,
+    language: str = "",
+) -> list[str]:
+    """The fragments of the table that differ from what this viewer was last ``sent`` (which is
+    updated), preceded by the events partial when there are ``events``. ``shared`` caches the
+    fragments every viewer of the same version sees alike, per ``language`` (the viewers of one
+    move are told the same events, too)."""
+    screen: Screen = context["screen"]
+    parts = []
+    if events:
+        told = json.dumps(events)
+        key = ("events", language, told)
+        parts.append(_rendered(render, "gameplay/table.html#events", {"events": told}, shared, key))
+    for name in PLAY_FRAGMENTS:
+        key = shared_key(name, screen)
+        html = _rendered(
+            render,
+            f"gameplay/table.html#{name}",
+            context,
+            shared,
+            None if key is None else (name, language, *key),
+        )
+        if sent.get(name) != html:
+            sent[name] = html
+            parts.append(html)
+    return parts
+
+
+class ActionRefused(Exception):
+    """A move that was not made. ``explain()`` says why in the active language; ``stale``
+    marks a move made against a version the match has left (harmless: show the table anew)."""
+
+    def __init__(self, template: str, params: dict | None = None, *, stale: bool = False) -> None:
+        self.template = template
+        self.params = params or {}
+        self.stale = stale
+        super().__init__(render_reason(template, self.params))
+
+    def explain(self) -> str:
+        return words.explain(self.template, self.params)
+
+
+UNREADABLE = gettext_noop("That message could not be read.")
+NOT_A_MOVE = gettext_noop("That is not a move of this game.")
+VERSION_TEXT = re.compile(r"[0-9]{1,12}")
+CARD_TEXT = re.compile(r"[0-9A-Z]{2,3}")
+SUITS = {"S", "H", "D", "C"}
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame read and checked whole: the version it was made against and what it asks for
+    (``action`` is None for "I'm back")."""
+
+    version: int
+    action: dict | None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number a frame may hold")
+
+
+def parse_frame(text_data: str | None) -> Frame | ActionRefused:
+    """The frame a client sent, checked in every part before anything uses it, or why it is refused.
+
+    Frames are htmx's form messages: every value a string (a version may also come as a JSON
+    integer). Anything else (NaN, infinities, floats, booleans, lists or objects where a word
+    belongs, nesting too deep to read) is refused, never passed on.
+    """
+    if not isinstance(text_data, str) or len(text_data) > MAX_FRAME:
+        return ActionRefused(UNREADABLE)
+    try:
+        frame = json.loads(text_data, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return ActionRefused(UNREADABLE)
+    if not isinstance(frame, dict):
+        return ActionRefused(UNREADABLE)
+    version = frame.get("version")
+    if type(version) is str and VERSION_TEXT.fullmatch(version):
+        version = int(version)
+    elif type(version) is not int or not 0 <= version < 10**12:
+        return ActionRefused(UNREADABLE)
+    kind, card, suit = frame.get("type"), frame.get("card"), frame.get("suit")
+    if not all(value is None or type(value) is str for value in (kind, card, suit)):
+        return ActionRefused(NOT_A_MOVE)
+    kind = kind or ("play" if suit else None)
+    if kind == "back":
+        return Frame(version=version, action=None)
+    if kind not in ACTION_TYPES:
+        return ActionRefused(NOT_A_MOVE)
+    if kind != "play":
+        return Frame(version=version, action={"type": kind})
+    if card is None or not CARD_TEXT.fullmatch(card):
+        return ActionRefused(NOT_A_MOVE)
+    action = {"type": "play", "card": card}
+    if suit:  # only a seven may name one: the engine refuses any other card that does
+        if suit not in SUITS:
+            return ActionRefused(NOT_A_MOVE)
+        action["suit"] = suit
+    return Frame(version=version, action=action)

@@ -1,0 +1,128 @@
+"""The Python the practice table runs in the browser, zipped from the installed code.
+
+The zip holds the very modules the server runs (the engine, the bots, the presenters, the frame
+writer, the practice runtime), the table's templates, the compiled translations, and Django with
+only what its template engine and translations need (no admin, no database backends' extras, no
+other languages). Its name carries a hash of its content, so a browser's cache of it never goes
+stale, and it is rebuilt from the code, never kept in git (``manage.py buildpractice``).
+"""
+
+import hashlib
+import io
+import json
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import asgiref
+import django
+from django.conf import settings
+
+OWN_FILES = (
+    "gameplay/__init__.py",
+    "gameplay/frames.py",
+    "gameplay/cardfaces.py",
+    "gameplay/engine/*.py",
+    "gameplay/games/*.py",
+    "gameplay/templatetags/__init__.py",
+    "gameplay/templatetags/cards.py",
+    "bots/__init__.py",
+    "bots/policies/*.py",
+    "practice/__init__.py",
+    "practice/offline.py",
+    "templates/gameplay/*.html",
+    "config/locale/*/LC_MESSAGES/django.mo",
+)
+DJANGO_LEFT_OUT = (
+    "contrib",
+    "test",
+    "db/backends/postgresql",
+    "db/backends/mysql",
+    "db/backends/oracle",
+    "db/backends/sqlite3",
+    "core/management/commands",
+    "conf/app_template",
+)
+"""Django's parts a template engine with no apps and no database never imports."""
+FIXED_TIME = (2026, 1, 1, 0, 0, 0)
+"""Every entry's timestamp, so the same code always makes the same zip (and the same hash)."""
+
+
+def build_dir() -> Path:
+    return Path(settings.PRACTICE_BUILD_DIR)
+
+
+def _languages() -> set[str]:
+    return {code.replace("-", "_") for code, _name in settings.LANGUAGES}
+
+
+def _django_files() -> Iterator[tuple[str, Path]]:
+    root = Path(django.__file__).parent
+    languages = _languages()
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root).as_posix()
+        if not path.is_file() or "__pycache__" in relative or path.suffix == ".pyc":
+            continue
+        if any(relative == part or relative.startswith(part + "/") for part in DJANGO_LEFT_OUT):
+            continue
+        parts = relative.split("/")
+        if "locale" in parts:
+            language = parts[parts.index("locale") + 1]
+            if language not in languages and not language.startswith("__init__"):
+                continue
+        yield f"django/{relative}", path
+
+
+def _asgiref_files() -> Iterator[tuple[str, Path]]:
+    root = Path(asgiref.__file__).parent
+    for path in sorted(root.glob("*.py")):
+        yield f"asgiref/{path.name}", path
+
+
+def _own_files() -> Iterator[tuple[str, Path]]:
+    base = Path(settings.BASE_DIR)
+    for pattern in OWN_FILES:
+        matches = sorted(base.glob(pattern))
+        if not matches:
+            raise FileNotFoundError(f"Nothing matches {pattern} (are the translations compiled?).")
+        for path in matches:
+            relative = path.relative_to(base).as_posix()
+            # The templates and catalogues sit at the zip's top, where the runtime looks for them.
+            relative = relative.removeprefix("config/")
+            yield relative, path
+
+
+def zip_bytes() -> bytes:
+    """The bundle's bytes: the same for the same code."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for name, path in [*_own_files(), *_django_files(), *_asgiref_files()]:
+            info = zipfile.ZipInfo(name, date_time=FIXED_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, path.read_bytes(), compresslevel=9)
+    return buffer.getvalue()
+
+
+def build() -> dict:
+    """Write the bundle under its content hash and the note naming it; returns the note."""
+    data = zip_bytes()
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    target = build_dir()
+    target.mkdir(parents=True, exist_ok=True)
+    name = f"python-{digest}.zip"
+    for old in target.glob("python-*.zip"):
+        if old.name != name:
+            old.unlink()
+    (target / name).write_bytes(data)
+    note = {"file": name, "bytes": len(data), "version": digest}
+    (target / "bundle.json").write_text(json.dumps(note))
+    return note
+
+
+def current() -> dict | None:
+    """The note of the bundle built last (file, bytes, version), or None before any build."""
+    try:
+        return json.loads((build_dir() / "bundle.json").read_text())
+    except FileNotFoundError:
+        return None

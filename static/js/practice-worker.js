@@ -1,0 +1,140 @@
+// The practice table's engine room, a module Web Worker: Pyodide runs the server's own Python (the
+// engine, the bots, the presenters, the templates; practice/offline.py) here, so the page never
+// freezes while a bot thinks. To the page it is the table's websocket: it takes htmx's form messages
+// and sends back frames of the table's HTML fragments. After each change it sends the match's
+// record, which the page keeps on the device.
+const ROOT = "/practice";
+
+let python = null;
+let runtime = null;
+let table = null;
+let config = null;
+let timer = null;
+
+/** Pyodide, then the bundle, then Django's templates and translations: how long each took (ms). */
+async function boot(settings) {
+  config = settings;
+  const phases = {};
+  let mark = performance.now();
+  const lap = (name) => {
+    const now = performance.now();
+    phases[name] = Math.round(now - mark);
+    mark = now;
+  };
+  const { loadPyodide } = await import(`${settings.pyodide}pyodide.mjs`);
+  python = await loadPyodide({ indexURL: settings.pyodide });
+  lap("pyodide");
+  const zip = await (await fetch(settings.bundle)).arrayBuffer();
+  python.unpackArchive(zip, "zip", { extractDir: ROOT });
+  if (settings.compiled) python.unpackArchive(settings.compiled, "zip", { extractDir: ROOT });
+  python.runPython(`import sys\nif "${ROOT}" not in sys.path: sys.path.insert(0, "${ROOT}")`);
+  lap("bundle");
+  runtime = python.pyimport("practice.offline");
+  lap("imports");
+  runtime.configure(ROOT, settings.languageCode, JSON.stringify(settings.languages));
+  lap("django");
+  return phases;
+}
+
+/** Tell the page the record as it now stands (and the result once the match is over). */
+function report() {
+  postMessage({
+    type: "record",
+    record: table.record_json(),
+    finished: table.finished,
+    result: table.finished ? table.result_text() : "",
+  });
+}
+
+/** Send a frame to the page's table, then wait for what is due next (a bot's move, a deal). */
+function answer(html) {
+  if (html) postMessage({ type: "frame", html });
+  report();
+  clearTimeout(timer);
+  const due = table.due();
+  if (due !== undefined && due !== null) timer = setTimeout(step, due * 1000);
+}
+
+function step() {
+  const started = performance.now();
+  const html = table.advance();
+  const decided = table.last_decision_ms;
+  if (decided !== undefined && decided !== null) {
+    postMessage({ type: "decision", level: table.last_level, ms: decided, total: performance.now() - started });
+  }
+  answer(html);
+}
+
+function open(record, language) {
+  clearTimeout(timer);
+  table?.destroy();
+  table = runtime.open_table(record, language, config.player, JSON.stringify(config.pace));
+  postMessage({ type: "page", html: table.page(), finished: table.finished });
+  report();
+}
+
+/** The bundle compiled to bytecode, once per device and version: later starts skip compiling it. */
+function compiled() {
+  python.runPython(`
+import compileall, io, os, py_compile, zipfile
+compileall.compile_dir("${ROOT}", quiet=1, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+buffer = io.BytesIO()
+with zipfile.ZipFile(buffer, "w") as archive:
+    for folder, _dirs, files in os.walk("${ROOT}"):
+        if folder.endswith("__pycache__"):
+            for name in files:
+                path = os.path.join(folder, name)
+                archive.write(path, os.path.relpath(path, "${ROOT}"))
+`);
+  const bytes = python.globals.get("buffer").getvalue();
+  const copy = bytes.toJs().slice().buffer;
+  bytes.destroy();
+  return copy;
+}
+
+const handlers = {
+  async boot(message) {
+    const started = performance.now();
+    const phases = await boot(message.config);
+    postMessage({ type: "booted", ms: performance.now() - started, phases });
+    runtime.warm(message.language);
+    if (!message.config.compiled) {
+      const bytes = compiled();
+      postMessage({ type: "compiled", bytes }, [bytes]);
+    }
+  },
+  new(message) {
+    const record = runtime.new_record(
+      message.game,
+      JSON.stringify(message.options),
+      JSON.stringify(message.bots),
+      message.fastBots,
+      config.bundleVersion,
+    );
+    open(record, message.language);
+  },
+  open(message) {
+    try {
+      open(message.record, message.language);
+    } catch (error) {
+      postMessage({ type: "unreplayable", id: message.id, error: String(error.message ?? error) });
+    }
+  },
+  connect() {
+    if (table) answer(table.connect());
+  },
+  send(message) {
+    if (table) answer(table.receive(message.data));
+  },
+  stop() {
+    clearTimeout(timer);
+  },
+};
+
+onmessage = async (event) => {
+  try {
+    await handlers[event.data.type](event.data);
+  } catch (error) {
+    postMessage({ type: "error", error: String(error.message ?? error) });
+  }
+};

@@ -1,0 +1,424 @@
+// The practice page: a match against bots that runs on this device. The table is the live table's
+// own markup and scripts; only the transport differs. Where a live table opens a websocket, this
+// page hands htmx a PracticeSocket that talks to a Web Worker running the server's own Python
+// (static/js/practice-worker.js). The first visit puts every file the practice needs into the
+// device's cache (a progress bar shows the bytes); the match's record (options, seed, moves) is kept
+// in localStorage after every move, so a reload, even offline, resumes exactly where it was.
+(() => {
+  "use strict";
+
+  const CURRENT = "practice.current";
+  const PAST = "practice.past";
+  const KEPT = 50;
+
+  const config = JSON.parse(document.getElementById("practice-config").textContent);
+  const root = document.getElementById("practice");
+  const words = root.dataset;
+  const language = document.documentElement.lang || config.languageCode;
+  const $ = (id) => document.getElementById(id);
+
+  // --- The transport ----------------------------------------------------------------------------
+
+  let worker = null;
+  let socket = null;
+
+  /** What hx-ws takes for a WebSocket: opens at once, and carries frames to and from the worker. */
+  class PracticeSocket extends EventTarget {
+    static CONNECTING = 0;
+    static OPEN = 1;
+    static CLOSING = 2;
+    static CLOSED = 3;
+
+    constructor(url) {
+      super();
+      this.url = url;
+      this.readyState = PracticeSocket.CONNECTING;
+      setTimeout(() => {
+        if (this.readyState !== PracticeSocket.CONNECTING) return;
+        socket = this;
+        this.readyState = PracticeSocket.OPEN;
+        this.dispatchEvent(new Event("open"));
+        worker.postMessage({ type: "connect" });
+      });
+    }
+
+    send(data) {
+      if (this.readyState !== PracticeSocket.OPEN) throw new Error("The practice table is closed.");
+      worker.postMessage({ type: "send", data });
+    }
+
+    close(code = 1000) {
+      if (this.readyState === PracticeSocket.CLOSED) return;
+      this.readyState = PracticeSocket.CLOSED;
+      if (socket === this) socket = null;
+      this.dispatchEvent(new CloseEvent("close", { code, wasClean: true }));
+    }
+
+    receive(html) {
+      this.dispatchEvent(new MessageEvent("message", { data: html }));
+    }
+  }
+  // This page opens no other socket: every table connection it makes is the worker.
+  window.WebSocket = PracticeSocket;
+
+  // --- Keeping matches on the device ------------------------------------------------------------
+
+  function past() {
+    try {
+      return JSON.parse(localStorage.getItem(PAST)) ?? [];
+    } catch {
+      return [];
+    }
+  }
+
+  function keepPast(entries) {
+    localStorage.setItem(PAST, JSON.stringify(entries.slice(0, KEPT)));
+    showPast();
+  }
+
+  /** The entry of a finished match (kept once), newest first. */
+  function rememberFinished(record, result) {
+    const entries = past();
+    const id = `${record.seed}`;
+    const known = entries.find((entry) => entry.id === id);
+    if (known) {
+      known.result = result;
+      keepPast(entries);
+      return;
+    }
+    keepPast([{ id, record, result }, ...entries]);
+  }
+
+  function showPast() {
+    const entries = past();
+    const section = $("practice-past");
+    const list = section.querySelector("ol");
+    list.replaceChildren(
+      ...entries.map((entry) => {
+        const item = document.createElement("li");
+        item.className = "practice-entry";
+        const when = new Date(entry.record.finished_at ?? entry.record.started_at);
+        const title = document.createElement("span");
+        title.textContent = `${when.toLocaleString(language, { dateStyle: "medium", timeStyle: "short" })} · ${entry.result || words.playing}`;
+        item.append(title);
+        if (entry.kept) {
+          const note = document.createElement("p");
+          note.className = "muted";
+          note.textContent = entry.kept;
+          item.append(note);
+        } else {
+          const open = document.createElement("button");
+          open.type = "button";
+          open.className = "button button-small";
+          open.textContent = words.open;
+          open.dataset.open = entry.id;
+          item.append(open);
+        }
+        if (entry.saved) {
+          const link = document.createElement("a");
+          link.href = entry.saved;
+          link.textContent = words.openSaved;
+          item.append(" ", link);
+        }
+        return item;
+      }),
+    );
+    section.hidden = entries.length === 0;
+  }
+
+  // --- Getting ready: the files on the device, then Python in the worker --------------------------
+
+  function status(text) {
+    $("practice-status").textContent = text;
+  }
+
+  async function cacheFiles() {
+    if (!("caches" in window)) return;
+    const cache = await caches.open(config.cache);
+    const missing = [];
+    for (const file of config.files) {
+      if (!(await cache.match(file.url, { ignoreVary: true }))) missing.push(file);
+    }
+    const total = config.files.reduce((sum, file) => sum + file.bytes, 0);
+    let done = total - missing.reduce((sum, file) => sum + file.bytes, 0);
+    const progress = $("practice-progress");
+    const show = () => {
+      progress.max = total;
+      progress.value = done;
+      status(
+        words.preparing
+          .replace("%(done)s", (done / 1e6).toFixed(1))
+          .replace("%(total)s", (total / 1e6).toFixed(1)),
+      );
+    };
+    show();
+    for (const file of missing) {
+      const response = await fetch(file.url, { credentials: "same-origin", cache: "no-cache" });
+      if (!response.ok) throw new Error(`${file.url}: ${response.status}`);
+      // The response itself goes into the cache (scripts and workers need a real one); a copy
+      // of its stream counts the bytes as they arrive.
+      const stored = cache.put(file.url, response.clone());
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done: finished, value } = await reader.read();
+        if (finished) break;
+        done += value.length;
+        show();
+      }
+      await stored;
+    }
+    progress.value = progress.max;
+  }
+
+  let ready = false;
+  let pending = null;
+
+  async function prepare() {
+    if ("serviceWorker" in navigator) {
+      navigator.serviceWorker.register(config.serviceWorker, { scope: config.page }).catch(() => {});
+    }
+    try {
+      await cacheFiles();
+    } catch (error) {
+      if (!navigator.onLine) {
+        status(words.needsVisit);
+        return;
+      }
+      status(`${words.failed} ${error.message}`);
+      return;
+    }
+    status(words.starting);
+    worker = await startWorker();
+    worker.onmessage = heard;
+    // A worker made from a blob resolves nothing against the site: it is given whole addresses.
+    const address = (path) => new URL(path, window.location.href).href;
+    const compiled = await compiledBundle();
+    worker.postMessage({
+      type: "boot",
+      language,
+      config: { ...config, pyodide: address(config.pyodide), bundle: address(config.bundle), compiled },
+    });
+  }
+
+  /** Where this device keeps the bundle compiled to bytecode (in this version's cache). */
+  const compiledKey = () => `${config.page}compiled-${config.bundleVersion}.zip`;
+
+  async function compiledBundle() {
+    if (!("caches" in window)) return null;
+    const kept = await (await caches.open(config.cache)).match(compiledKey());
+    return kept ? await kept.arrayBuffer() : null;
+  }
+
+  async function keepCompiled(bytes) {
+    if ("caches" in window) await (await caches.open(config.cache)).put(compiledKey(), new Response(bytes));
+  }
+
+  /** The worker, from its script as the page fetched it (so from the device's cache when offline:
+   * Chromium fetches a worker's own script around the service worker when it emulates no network). */
+  async function startWorker() {
+    const script = await (await fetch(config.worker)).blob();
+    return new Worker(URL.createObjectURL(new Blob([script], { type: "text/javascript" })), { type: "module" });
+  }
+
+  // --- Playing -----------------------------------------------------------------------------------
+
+  function showTable(html) {
+    const holder = $("practice-table");
+    holder.innerHTML = html;
+    $("practice-setup").hidden = true;
+    $("practice-bar").hidden = false;
+    htmx.process(holder);
+    document.dispatchEvent(new CustomEvent("table:shown"));
+    document.dispatchEvent(new CustomEvent("practice:shown"));
+  }
+
+  function showSetup() {
+    worker.postMessage({ type: "stop" });
+    socket?.close();
+    $("practice-table").replaceChildren();
+    $("practice-setup").hidden = false;
+    $("practice-bar").hidden = true;
+  }
+
+  /** The chosen game's options named as the engine names them (americana_players → players). */
+  function chosen(form) {
+    const game = form.querySelector('input[name="game"]:checked').value;
+    const options = {};
+    for (const field of form.querySelectorAll(`fieldset[data-game="${game}"] [name]`)) {
+      const key = field.name.replace(/^(americana|classic)_/, "");
+      if (field.type === "checkbox") options[key] = field.checked;
+      else options[key] = /^\d+$/.test(field.value) ? Number(field.value) : field.value;
+    }
+    const data = new FormData(form);
+    const seats = options.players;
+    return {
+      game,
+      options,
+      bots: Array.from({ length: seats - 1 }, () => data.get("bot_level")),
+      fastBots: data.get("fast_bots") === "on",
+    };
+  }
+
+  let lastChoice = null;
+  function start(choice) {
+    lastChoice = choice;
+    worker.postMessage({ type: "new", language, ...choice });
+  }
+
+  function resumeOrWait() {
+    const current = localStorage.getItem(CURRENT);
+    if (current) worker.postMessage({ type: "open", record: current, language, id: "current" });
+  }
+
+  let shownFinished = false;
+  /** The record of the match on show once it is over (what "Save to my history" sends). */
+  let finished = null;
+  function heard(event) {
+    const message = event.data;
+    if (message.type === "booted") {
+      ready = true;
+      status(words.ready);
+      $("practice-start").disabled = false;
+      root.dataset.booted = Math.round(message.ms);
+      root.dataset.bootPhases = JSON.stringify(message.phases);
+      if (pending) pending();
+      else resumeOrWait();
+    } else if (message.type === "page") {
+      shownFinished = message.finished;
+      finished = null;
+      showTable(message.html);
+    } else if (message.type === "frame") {
+      socket?.receive(message.html);
+    } else if (message.type === "record") {
+      const record = JSON.parse(message.record);
+      if (message.finished) {
+        localStorage.removeItem(CURRENT);
+        rememberFinished(record, message.result);
+        finished = record;
+        offerSave();
+      } else {
+        localStorage.setItem(CURRENT, message.record);
+      }
+    } else if (message.type === "unreplayable") {
+      keepUnreplayable(message.id);
+    } else if (message.type === "compiled") {
+      keepCompiled(message.bytes);
+    } else if (message.type === "decision") {
+      (window.practiceDecisions ??= []).push({ level: message.level, ms: message.ms });
+    } else if (message.type === "error") {
+      status(`${words.failed} ${message.error}`);
+    }
+  }
+
+  /** A record this version can no longer replay: kept in the list as it ended, and said so. */
+  function keepUnreplayable(id) {
+    if (id === "current") {
+      const record = JSON.parse(localStorage.getItem(CURRENT));
+      localStorage.removeItem(CURRENT);
+      keepPast([{ id: `${record.seed}`, record, result: "", kept: words.kept }, ...past()]);
+      status(words.kept);
+      return;
+    }
+    const entries = past();
+    const entry = entries.find((candidate) => candidate.id === id);
+    if (entry) entry.kept = words.kept;
+    keepPast(entries);
+  }
+
+  // --- Saving a finished match to the player's history ---------------------------------------------
+
+  function offerSave() {
+    const button = document.querySelector('[data-practice="save"]');
+    const record = finished;
+    if (!button || !record) return;
+    const entry = past().find((candidate) => candidate.id === `${record.seed}`);
+    button.hidden = !config.loggedIn || Boolean(entry?.saved);
+    button.dataset.seed = `${record.seed}`;
+    if (entry?.saved) said(words.saved, entry.saved);
+  }
+
+  function said(text, link) {
+    const line = document.querySelector(".practice-saved");
+    if (!line) return;
+    line.textContent = text;
+    if (link) {
+      const anchor = document.createElement("a");
+      anchor.href = link;
+      anchor.textContent = words.openSaved;
+      line.append(" ", anchor);
+    }
+  }
+
+  function csrfToken() {
+    return document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/)?.[1] ?? "";
+  }
+
+  async function save(button) {
+    const entries = past();
+    const entry = entries.find((candidate) => candidate.id === button.dataset.seed);
+    if (!entry) return;
+    if (!navigator.onLine) {
+      said(words.offlineSave);
+      return;
+    }
+    button.disabled = true;
+    said(words.saving);
+    try {
+      const response = await fetch(config.save, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+        body: JSON.stringify(entry.record),
+        credentials: "same-origin",
+      });
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer.error ?? response.status);
+      entry.saved = answer.url;
+      keepPast(entries);
+      button.hidden = true;
+      said(words.saved, answer.url);
+    } catch (error) {
+      said(`${words.saveFailed} ${error.message}`);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  // --- The page's controls -------------------------------------------------------------------------
+
+  document.addEventListener("click", (event) => {
+    const control = event.target.closest("[data-practice], [data-open]");
+    if (!control) return;
+    if (control.dataset.open) {
+      const entry = past().find((candidate) => candidate.id === control.dataset.open);
+      if (entry) worker.postMessage({ type: "open", record: JSON.stringify(entry.record), language, id: entry.id });
+    } else if (control.dataset.practice === "again") {
+      if (lastChoice) start(lastChoice);
+      else showSetup();
+    } else if (control.dataset.practice === "save") {
+      save(control);
+    } else if (control.dataset.practice === "leave") {
+      if (shownFinished || !localStorage.getItem(CURRENT) || window.confirm(words.leave)) {
+        localStorage.removeItem(CURRENT);
+        showSetup();
+      }
+    }
+  });
+
+  // A finished match's sheet offers saving once it is on show (its frame may land after its record).
+  document.addEventListener("htmx:ws:after:message:incoming", () => {
+    shownFinished = Boolean(document.querySelector('[data-testid="match-over"]'));
+    offerSave();
+  });
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const form = $("practice-form");
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const choice = chosen(form);
+      if (ready) start(choice);
+      else pending = () => start(choice);
+    });
+    showPast();
+    prepare();
+  });
+})();
