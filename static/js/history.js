@@ -2,13 +2,17 @@
 // (← → step back and forward, Home / End jump to the start and the end, P plays or pauses),
 // which press the step links htmx already drives. After each step arrives, focus returns to the
 // control that was used and what happened is read out. Play steps forward on its own at the
-// chosen speed, each step once the last has arrived, and stops at the end.
+// chosen speed, each step once the last has arrived, and stops at the end; its steps replace the
+// browser's history entry rather than add one each, so Back leaves the replay (a step chosen by
+// hand still adds one).
 (() => {
   "use strict";
 
   let used = null;
   let playing = false;
   let timer = null;
+  /** The step on its way was taken by Play, not chosen by hand. */
+  let autoStep = false;
 
   function press(key) {
     const control = document.querySelector(`#replay-step a[data-key="${key}"]`);
@@ -46,8 +50,24 @@
       setPlaying(false);
       return;
     }
+    autoStep = true;
     document.querySelector('#replay-step a[data-key="ArrowRight"]').click();
   }
+
+  // Paused while Play's step was on its way: that step is not shown, the one on screen stays.
+  document.addEventListener("htmx:before:swap", (event) => {
+    if (autoStep && !playing) {
+      event.preventDefault();
+      autoStep = false;
+    }
+  });
+
+  document.addEventListener("htmx:before:history:update", (event) => {
+    if (autoStep) {
+      event.detail.history.type = "replace";
+    }
+    autoStep = false;
+  });
 
   function toggle() {
     if (!playing && !document.querySelector('#replay-step a[data-key="ArrowRight"]')) {
@@ -70,6 +90,7 @@
       used = control.dataset.key;
       if (event.isTrusted) {
         setPlaying(false); // a step chosen by hand stops the playing
+        autoStep = false;
       }
     }
   });
