@@ -1,6 +1,7 @@
 """Fixtures shared by the whole suite: a real Celery worker and a live Daphne server."""
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -49,10 +50,32 @@ def practice_bundle() -> None:
     bundle.build()
 
 
+LISTEN_PORTS = range(20_000, 32_000)
+"""Where the tests' servers listen: below the kernel's range for outgoing connections (32768 on), so
+no connection to PostgreSQL or Redis can take a port between its check and its server's start."""
+
+
+def free_ports(count: int) -> int:
+    """The first of ``count`` consecutive free ports (several servers numbered from one base port)."""
+    rng = random.Random()
+    for _ in range(200):
+        first = rng.randrange(LISTEN_PORTS.start, LISTEN_PORTS.stop - count)
+        if all(_bindable(port) for port in range(first, first + count)):
+            return first
+    raise RuntimeError(f"No {count} consecutive free ports in {LISTEN_PORTS}.")
+
+
 def free_port() -> int:
+    return free_ports(1)
+
+
+def _bindable(port: int) -> bool:
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 60.0) -> None:

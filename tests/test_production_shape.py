@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 from config.management.commands.loadbench import choose, session_cookie
 from config.management.commands.prod import NGINX
 from gameplay.models import Match
-from tests.conftest import ARTIFACTS, ROOT, TEST_QUEUE, free_port, site_env, wait_for_port
+from tests.conftest import ARTIFACTS, ROOT, TEST_QUEUE, free_port, free_ports, site_env, wait_for_port
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +32,7 @@ def production(tmp_path):
     """The shape on free ports, on the test database, its own Celery queue; stopped with its process group."""
     if not NGINX:
         pytest.skip("nginx is not installed (apt-get install nginx-light).")
-    port, base = free_port(), free_port()
+    port, base = free_port(), free_ports(2)  # the two Daphnes listen on base and base + 1
     env = site_env(
         SECRET_KEY=settings.SECRET_KEY,  # the session this test signs in with is signed with it
         CELERY_QUEUE=f"{TEST_QUEUE}-prod",

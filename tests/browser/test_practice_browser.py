@@ -71,6 +71,23 @@ def table_position(page: Page) -> tuple[str, list[str], str]:
     return page.locator("input[name=version]").input_value(), hand, centre
 
 
+LOWEST_CONTRAST = """(after) => {
+    const luminance = (color) => {
+        const [r, g, b] = color.match(/[\\d.]+/g).slice(0, 3).map((c) => c / 255)
+            .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const paper = luminance(getComputedStyle(after.closest(".sheet")).backgroundColor);
+    return [...after.querySelectorAll(".button:not([hidden])")].map((button) => {
+        const style = getComputedStyle(button);
+        const ground = style.backgroundColor.endsWith(", 0)") ? paper : luminance(style.backgroundColor);
+        const [light, dark] = [luminance(style.color), ground].sort((a, b) => b - a);
+        return (light + 0.05) / (dark + 0.05);
+    });
+}"""
+"""The contrast of each button's words with what is behind them (the sheet's paper for an outlined one)."""
+
+
 def no_request_leaves(context: BrowserContext) -> list[str]:
     """Every request that would reach the network from now on (the page's and its workers'), refused."""
     left: list[str] = []
@@ -111,7 +128,7 @@ def test_practice_installs_then_plays_offline_to_the_end_and_resumes(
     assert table_position(page) == before, "a reload offline resumes exactly where the match was"
     play_to_end(page)
     page.screenshot(path=ARTIFACTS / f"practice-{locale}-{first_game}-over.png")
-    page.get_by_test_id("practice-leave").click()
+    page.get_by_test_id("practice-new").click()
     second_game, players = games[1]
     start(page, second_game, players)
     play_to_end(page)
@@ -121,7 +138,7 @@ def test_practice_installs_then_plays_offline_to_the_end_and_resumes(
     assert left == [f"{live_server_url}/practice/"]
     past = page.get_by_test_id("practice-past").locator("li")
     expect(past).to_have_count(2)
-    page.get_by_test_id("practice-leave").click()
+    page.get_by_test_id("practice-new").click()
     past.first.get_by_role("button").click()  # a kept match opens offline, its score sheet on show
     expect(page.get_by_test_id("match-over")).to_be_visible()
     expect(page.get_by_test_id("match-over").get_by_test_id("score-sheet")).to_be_visible()
@@ -143,6 +160,8 @@ def test_a_finished_practice_match_is_saved_to_history_and_a_tampered_one_refuse
     play_to_end(page)
     save = page.locator('[data-practice="save"]')
     expect(save).to_be_visible()
+    # The sheet's buttons (Play again, New match, Save) read clearly on its paper (WCAG AA).
+    assert min(page.get_by_test_id("practice-after").evaluate(LOWEST_CONTRAST)) >= 4.5
     save.click()
     expect(page.get_by_test_id("practice-saved")).to_contain_text("needs a connection")
     context.set_offline(False)
