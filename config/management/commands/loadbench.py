@@ -10,6 +10,7 @@ table having received the new version (p50 / p99). Numbers, not a test.
 
 import asyncio
 import contextlib
+import csv
 import json
 import math
 import os
@@ -252,6 +253,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--game", choices=["americana", "classic"], default="americana")
         parser.add_argument(
+            "--samples",
+            metavar="FILE",
+            help="write every measured move to this CSV (seconds into the measurement, its Unix time, table, ms "
+            "to every seat): where in time the slow ones fall, to set beside the servers' logs",
+        )
+        parser.add_argument(
             "--cpu",
             action="append",
             type=int,
@@ -280,6 +287,17 @@ class Command(BaseCommand):
             f"after {clock.connected_after:.0f} s of connecting and {warmup:.0f} s of warming up"
         )
         self.stdout.write(f"moves seen by every seat: {len(latencies)} ({len(latencies) / elapsed:.1f}/s)")
+        if options["samples"]:
+            wall = time.time() - time.perf_counter()  # the samples' clock to the wall's, for the servers' logs
+            with open(options["samples"], "w", newline="") as out:
+                writer = csv.writer(out)
+                writer.writerow(["second", "at", "table", "ms"])
+                writer.writerows(
+                    (f"{sent - clock.measured_from:.3f}", f"{wall + sent:.3f}", table.table_id, f"{took * 1000:.1f}")
+                    for table in results
+                    for sent, took in table.latencies
+                    if sent >= clock.measured_from
+                )
         if latencies:
             p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
             self.stdout.write(
