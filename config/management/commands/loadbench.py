@@ -255,8 +255,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--samples",
             metavar="FILE",
-            help="write every measured move to this CSV (seconds into the measurement, its Unix time, table, ms "
-            "to every seat): where in time the slow ones fall, to set beside the servers' logs",
+            help="write every measured move to this CSV (seconds into the measurement, its Unix time, "
+            "table, ms to every seat): where in time the slow ones fall, to set beside the servers' logs",
         )
         parser.add_argument(
             "--cpu",
@@ -288,12 +288,17 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"moves seen by every seat: {len(latencies)} ({len(latencies) / elapsed:.1f}/s)")
         if options["samples"]:
-            wall = time.time() - time.perf_counter()  # the samples' clock to the wall's, for the servers' logs
+            wall = time.time() - time.perf_counter()  # from the samples' clock to the servers' logs' clock
             with open(options["samples"], "w", newline="") as out:
                 writer = csv.writer(out)
                 writer.writerow(["second", "at", "table", "ms"])
                 writer.writerows(
-                    (f"{sent - clock.measured_from:.3f}", f"{wall + sent:.3f}", table.table_id, f"{took * 1000:.1f}")
+                    (
+                        f"{sent - clock.measured_from:.3f}",
+                        f"{wall + sent:.3f}",
+                        table.table_id,
+                        f"{took * 1000:.1f}",
+                    )
                     for table in results
                     for sent, took in table.latencies
                     if sent >= clock.measured_from
