@@ -12,21 +12,21 @@ import logging
 import threading
 
 from celery.beat import EmbeddedService
-from celery.worker import WorkController
+from celery.platforms import EX_OK
+from celery.worker import WorkController, state
 
 from .celery import app
 
 logger = logging.getLogger(__name__)
 
 
-def start_embedded_worker() -> WorkController:
-    """Start the worker in a daemon thread and return once it consumes tasks.
+def start_embedded_worker() -> threading.Thread:
+    """Start the worker in a daemon thread and return that thread once the worker consumes tasks.
 
     The worker is built inside its own thread: Celery's Django fixup closes the database
     connections of the thread that builds a worker, and those of the caller must survive.
     """
     ready = threading.Event()
-    built: list[WorkController] = []
 
     def run() -> None:
         worker = WorkController(
@@ -39,14 +39,28 @@ def start_embedded_worker() -> WorkController:
             without_gossip=True,
             ready_callback=lambda *args: ready.set(),
         )
-        built.append(worker)
         worker.start()
 
-    threading.Thread(target=run, name="celery-embedded", daemon=True).start()
+    thread = threading.Thread(target=run, name="celery-embedded", daemon=True)
+    thread.start()
     if not ready.wait(timeout=30):
         raise RuntimeError("The embedded Celery worker did not start within 30 seconds.")
     logger.info("Embedded Celery worker running in-process.")
-    return built[0]
+    return thread
+
+
+def stop_embedded_worker(thread: threading.Thread, timeout: float = 30) -> None:
+    """Stop the worker warmly (its task in hand finished and acknowledged) from inside its own thread.
+
+    ``WorkController.stop`` called from another thread closes the broker connection while the
+    worker's loop still reads from it, and the two threads can wait on one socket forever. Instead
+    the flag Celery's loop checks on every turn asks the worker to shut itself down.
+    """
+    state.should_stop = EX_OK
+    thread.join(timeout)
+    state.should_stop = None  # the next worker started in this process runs
+    if thread.is_alive():
+        raise RuntimeError(f"The embedded Celery worker did not stop within {timeout} seconds.")
 
 
 def start_embedded_beat() -> None:

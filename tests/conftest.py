@@ -124,18 +124,16 @@ def ion(db):
 @pytest.fixture
 def celery_worker():
     """A real Celery worker (a thread in this process) consuming this session's own queue."""
-    from celery.worker import state
-
     from config.celery import app
-    from config.embedded_worker import start_embedded_worker
+    from config.embedded_worker import start_embedded_worker, stop_embedded_worker
 
     if settings.EMBEDDED:
         pytest.skip("The task tests need REDIS_URL (a real broker).")
     assert app.conf.task_default_queue == TEST_QUEUE
     worker = start_embedded_worker()
     yield worker
-    worker.stop(in_sighandler=False)
-    state.should_terminate = None  # let the next test start a worker of its own
+    if worker.is_alive():
+        stop_embedded_worker(worker)
 
 
 def tests_database_url() -> str:

@@ -102,23 +102,19 @@ def test_stale_bot_tasks_do_nothing(celery_worker):
 
 
 def test_a_worker_restart_mid_match_loses_nothing(celery_worker):
-    from celery.worker import state
-
-    from config.embedded_worker import start_embedded_worker
+    from config.embedded_worker import start_embedded_worker, stop_embedded_worker
 
     match = bot_table("americana", ["easy", "easy"])
     assert wait_until(lambda: Move.objects.filter(match=match).count() >= 5)
-    celery_worker.stop(in_sighandler=False)
-    time.sleep(0.5)
+    stop_embedded_worker(celery_worker)
     stopped_at = Move.objects.filter(match=match).count()
     time.sleep(1.0)
-    assert Move.objects.filter(match=match).count() <= stopped_at + 1
-    state.should_terminate = None
+    assert Move.objects.filter(match=match).count() == stopped_at
     replacement = start_embedded_worker()
     try:
         assert wait_until(lambda: Move.objects.filter(match=match).count() > stopped_at + 5, timeout=60)
     finally:
-        replacement.stop(in_sighandler=False)
+        stop_embedded_worker(replacement)
 
 
 def private_classic_match() -> tuple[Table, Match, int]:
