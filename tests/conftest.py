@@ -136,7 +136,7 @@ def celery_worker():
         stop_embedded_worker(worker)
 
 
-def tests_database_url() -> str:
+def database_url_for_tests() -> str:
     """The pytest test database as a URL, for the processes a test starts."""
     from django.db import connection
 
@@ -150,7 +150,7 @@ def site_env(**overrides: str) -> dict[str, str]:
     """The environment of a server or worker process on the test database and this session's queue."""
     return {
         **os.environ,
-        "DATABASE_URL": tests_database_url(),
+        "DATABASE_URL": database_url_for_tests(),
         "DEBUG": "1",
         "LOG_LEVEL": "WARNING",
         "CELERY_QUEUE": TEST_QUEUE,

@@ -12,7 +12,7 @@ from websockets.sync.client import connect
 
 from gameplay import presence
 from tests.channels import session_headers
-from tests.conftest import ARTIFACTS, ROOT, free_port, stop, tests_database_url, wait_for_port
+from tests.conftest import ARTIFACTS, ROOT, database_url_for_tests, free_port, stop, wait_for_port
 from tests.gameplay.helpers import human_match
 
 TTL = 2.0
@@ -37,7 +37,7 @@ def test_a_killed_server_leaves_no_seat_present(settings):
         pytest.skip("Needs REDIS_URL: one server's memory is no place to share presence.")
     env = {
         **os.environ,
-        "DATABASE_URL": tests_database_url(),
+        "DATABASE_URL": database_url_for_tests(),
         "LOG_LEVEL": "WARNING",
         "PRESENCE_TTL_SECONDS": str(TTL),
         "PRESENCE_HEARTBEAT_SECONDS": str(HEARTBEAT),
