@@ -29,7 +29,7 @@ from tables import events
 from tables import selectors as table_selectors
 from tables.consumers import room_context
 from tables.events import table_group
-from tables.fragments import FORBIDDEN, FragmentRendering
+from tables.fragments import FORBIDDEN, SOCKET_CLOSED, FragmentRendering
 from tables.models import Table
 
 from . import frames, presence, selectors, services
@@ -38,8 +38,8 @@ from .models import Move
 logger = logging.getLogger(__name__)
 
 TRY_AGAIN_LATER = 4013
-"""Closed for a retry: the channel layer is out of reach (1013's meaning, in the range a server may send)."""
-"""A close code the page's websocket reconnects after."""
+"""Closed for a retry: the channel layer is out of reach (1013's meaning, in the range a server may
+send), a close code the page's websocket reconnects after."""
 
 
 @dataclass
@@ -472,7 +472,8 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
 
     async def send_text(self, text: str) -> None:
         if text:
-            await self.send(text_data=text)
+            with contextlib.suppress(SOCKET_CLOSED):
+                await self.send(text_data=text)
 
     def screen_text(self, version: int | None, *, match_only: bool = False, resend: bool = False) -> str:
         """What changed for this viewer since its last message (everything with ``resend``)."""

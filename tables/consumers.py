@@ -1,5 +1,6 @@
 """Live lobby and waiting room: each connection re-renders its own fragment on every change."""
 
+import contextlib
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
@@ -9,7 +10,7 @@ from django.urls import reverse
 from . import selectors
 from .events import LOBBY_GROUP
 from .forms import BotForm
-from .fragments import FragmentRendering, scope_header
+from .fragments import SOCKET_CLOSED, FragmentRendering, scope_header
 from .models import Game
 
 
@@ -23,6 +24,10 @@ class FragmentConsumer(FragmentRendering, WebsocketConsumer):
     def disconnect(self, code: int) -> None:
         if getattr(self, "group", None):
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+
+    def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        with contextlib.suppress(SOCKET_CLOSED):
+            super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     def receive(self, text_data=None, bytes_data=None) -> None:
         """These pages only listen; anything sent is answered with an error, never acted on."""

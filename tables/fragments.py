@@ -4,6 +4,7 @@ opened it. Shared by every live page (the lobby, the waiting room, the table).""
 from functools import cached_property
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -11,6 +12,10 @@ from django.utils.translation.trans_real import get_supported_language_variant, 
 
 FORBIDDEN = 4403
 """The close code for a websocket its user may not open (a private table, say)."""
+
+SOCKET_CLOSED = Disconnected
+"""What Daphne raises when an update goes out on a socket its page has just closed: the page's
+disconnect is already on its way (and with it the connection's cleanup), so the update is dropped."""
 
 
 def scope_header(scope, name: bytes) -> str:

@@ -8,6 +8,7 @@ from unittest import mock
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from autobahn.exception import Disconnected
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
@@ -16,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redis.asyncio import Redis
 
+from config.asgi import application
 from gameplay import presence, services
 from gameplay.consumers import TABLE_NEWS, TRY_AGAIN_LATER, echo_key
 from gameplay.engine import get_game
@@ -27,6 +29,7 @@ from tables.events import table_group
 from tables.models import Table
 from tests.channels import communicator as table_communicator
 from tests.channels import open_socket as open_table_socket
+from tests.channels import session_headers
 from tests.factories import make_user
 from tests.gameplay.helpers import human_match
 
@@ -295,6 +298,38 @@ async def test_a_consumer_that_fails_still_leaves_its_group_and_its_seat():
     assert await sync_to_async(presence.connections)(match.table_id, seat) == 0
     assert await sync_to_async(presence.away_seconds)(match.table_id, seat) is not None
     assert await in_group(match.table_id) == 0
+
+
+async def test_news_for_a_page_that_has_just_closed_is_dropped_and_its_seat_still_leaves():
+    """Daphne raises when an update goes out on a socket the page has just closed, its disconnect still
+    on the way: the update is dropped, and the disconnect then cleans up as usual (no traceback)."""
+    match, users = await sync_to_async(human_match)("americana", 2, clock=90, prefix="closing")
+    state_json, _awaiting, _name = await sync_to_async(snapshot)(match.pk)
+    seat = 1 - state_json["to_act"]
+    closed = False
+
+    async def daphne_like(scope, receive, send):
+        async def send_while_open(message):
+            if closed and message["type"] == "websocket.send":
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+
+        await application(scope, receive, send_while_open)
+
+    headers = await sync_to_async(session_headers)(users[seat])
+    page = WebsocketCommunicator(daphne_like, f"/ws/tables/{match.table_id}/", headers=headers)
+    assert (await page.connect())[0]
+    await page.receive_from(timeout=5)
+    watcher = await open_socket(match.table_id, await sync_to_async(make_user)("closing-watcher"))
+    await watcher.receive_from(timeout=5)
+    closed = True
+    await sync_to_async(random_move)(match.pk, random.Random(5))
+    assert 'name="version" value="1"' in await watcher.receive_from(timeout=5)
+    assert await page.receive_nothing(timeout=0.5)  # the page's update was dropped, not raised
+    assert await sync_to_async(presence.connections)(match.table_id, seat) == 1
+    await page.disconnect()
+    assert await sync_to_async(presence.connections)(match.table_id, seat) == 0
+    await watcher.disconnect()
 
 
 JSON_VALUES = st.recursive(
