@@ -90,6 +90,9 @@ def play_fragments(
         key = ("events", language, told)
         parts.append(_rendered(render, "gameplay/table.html#events", {"events": told}, shared, key))
     for name in PLAY_FRAGMENTS:
+        if name == "hand":
+            parts.extend(_hand_fragments(render, context, sent=sent))
+            continue
         key = shared_key(name, screen)
         html = _rendered(
             render,
@@ -102,6 +105,29 @@ def play_fragments(
             sent[name] = html
             parts.append(html)
     return parts
+
+
+def hand_shape(screen: Screen) -> str:
+    """Everything the hand's markup shows but its turn line, in one string: the same shape, the same
+    markup (for one viewer, whose language does not change)."""
+    me = screen.me.name if screen.me else None
+    shown = (screen.game, screen.match_id, me, screen.hand, screen.my_turn, screen.can_play)
+    return repr((*shown, screen.play_label, screen.buttons))
+
+
+def _hand_fragments(render: Render, context: dict, *, sent: dict[str, str]) -> list[str]:
+    """The hand, or only its turn line when nothing else of it changed. The line (whose turn it is, the
+    clock, the version a move is made against) changes with every move; the cards and buttons only
+    for the seats a move concerns, so the others' hands are neither rendered nor sent again."""
+    turn = render("gameplay/table.html#turn", context)
+    shape = hand_shape(context["screen"])
+    if sent.get("hand") != shape:
+        sent["hand"], sent["turn"] = shape, turn
+        return [render("gameplay/table.html#hand", context)]
+    if sent.get("turn") != turn:
+        sent["turn"] = turn
+        return [turn]
+    return []
 
 
 class ActionRefused(Exception):

@@ -1,7 +1,6 @@
 """A person at a table over a real websocket, and what the fault tests check of a match."""
 
 import json
-import re
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -10,12 +9,11 @@ from django.db import transaction
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from config.management.commands.loadbench import VERSION, session_cookie
+from config.management.commands.loadbench import VERSION, hand_shown, session_cookie
 from gameplay.engine import get_game
 from gameplay.engine.core import act as engine_act
 from gameplay.models import Match
 
-HAND = re.compile(r'<form id="hand-area".*?</form>', re.DOTALL)
 ORIGIN = "http://127.0.0.1"
 
 
@@ -90,9 +88,9 @@ class Tab:
                 self.open(self.url, timeout=max(left, 1.0))
                 resend = self.pending
                 continue
-            hand = HAND.search(frame)
-            if hand:
-                self.hand = hand.group(0)
+            shown = hand_shown(self.hand, frame)
+            if shown != self.hand:
+                self.hand = shown
                 self.version = int(VERSION.search(self.hand).group(1))
             if resend and self.version == self.pending_version:
                 self.socket.send(resend)

@@ -4,10 +4,12 @@ runs it under Pyodide: whole matches against bots, the frames it sends, what it 
 import json
 import random
 import re
+from collections import Counter
 
 import pytest
 
 from bots import policies
+from config.management.commands.loadbench import HAND, hand_shown
 from gameplay.engine import get_game
 from practice import offline
 from tests.gameplay.test_consumers import hidden_from
@@ -81,6 +83,36 @@ def test_no_frame_shows_another_seats_card_or_the_stock(game, options, bots):
         assert not shown & hidden - public_cards(html)
 
     play_out(new_table(game, options, bots, seed=11), random.Random(2), check)
+
+
+@pytest.mark.parametrize(("game", "options", "bots"), MATCHES)
+def test_a_hand_is_sent_again_only_when_more_than_its_turn_line_changed(game, options, bots):
+    """Most moves leave a seat's cards and buttons as they were: its frame then carries only the hand's
+    turn line (whose turn it is, the version), and the page, swapping each frame in as htmx does,
+    shows exactly the hand a page loaded afresh shows."""
+    table = new_table(game, options, bots, seed=5)
+    rng = random.Random(3)
+    shown = hand_shown("", table.connect())
+    sent = Counter()
+    for _ in range(120):
+        frame = table.receive(players_move(table, rng)) if table.due() is None else table.advance()
+        sent["hand" if 'id="hand-area"' in frame else "turn" if 'id="turn"' in frame else "neither"] += 1
+        shown = hand_shown(shown, frame)
+        assert shown == HAND.search(page_afresh(table)).group(0)
+        if table.finished:
+            break
+    assert sent["neither"] == 0  # every move changes the turn line at least: its version
+    if options["players"] == 4:  # the bots' moves between two of the person's turns leave the hand be
+        assert sent["turn"] > sent["hand"] / 2
+
+
+def page_afresh(table: offline.PracticeTable) -> str:
+    """The whole table as a page loaded now shows it, leaving the table's own page as it was."""
+    sent = dict(table.sent)
+    try:
+        return table.page()
+    finally:
+        table.sent = sent
 
 
 def public_cards(html: str) -> set[str]:

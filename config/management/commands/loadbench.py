@@ -40,6 +40,8 @@ LAG_PROBE = 0.05
 CONNECTED_WITHIN = 60.0
 """A seat not sent its table this long after connecting fails the run."""
 BUTTON = re.compile(r'name="type" value="(\w+)"')
+HAND = re.compile(r'<form id="hand-area".*?</form>', re.DOTALL)
+TURN = re.compile(r'<p id="turn".*?</p>', re.DOTALL)
 
 
 def session_cookie(user) -> str:
@@ -67,12 +69,23 @@ def make_tables(count: int, game: str) -> list[tuple[int, list[str]]]:
     return tables
 
 
-def choose(frame: str, rng: random.Random) -> dict | None:
-    """A move this seat's page offers, or None when it is not this seat's turn."""
-    if 'class="me-line is-to-act"' not in frame:
+def hand_shown(hand: str, frame: str) -> str:
+    """The hand a page shows after ``frame``, as htmx swaps it in: the frame's hand when it has one, else
+    the hand shown with the frame's turn line (whose turn it is, the version), sent alone when nothing
+    else of the hand changed."""
+    if found := HAND.search(frame):
+        return found.group(0)
+    if hand and (turn := TURN.search(frame)):
+        return TURN.sub(lambda _line: turn.group(0), hand, count=1)
+    return hand
+
+
+def choose(hand: str, rng: random.Random) -> dict | None:
+    """A move this seat's page offers in its ``hand``, or None when it is not this seat's turn."""
+    if 'class="me-line is-to-act"' not in hand:
         return None
-    buttons = BUTTON.findall(frame)
-    cards = PLAYABLE.findall(frame)
+    buttons = BUTTON.findall(hand)
+    cards = PLAYABLE.findall(hand)
     if cards and "play" in buttons:
         card, names_suit = rng.choice(cards)  # the page marks a card that names a suit (a seven)
         return {"type": "play", "card": card, **({"suit": "H"} if names_suit else {})}
@@ -152,7 +165,7 @@ async def play_seat(
 ) -> None:
     rng = random.Random(table.table_id * 10 + seat)
     async with await connect(base, table, seat, origin, delay) as socket:
-        first = True
+        first, hand = True, ""
         while time.perf_counter() < clock.deadline:
             try:
                 frame = await asyncio.wait_for(
@@ -168,12 +181,14 @@ async def play_seat(
             if first:
                 first = False
                 clock.seat_in()
-            found = VERSION.search(frame)
+            shown = hand_shown(hand, frame)
+            found = VERSION.search(shown) if shown != hand else None
+            hand = shown
             if not found:
                 continue
             version = int(found.group(1))
             table.received(seat, version)
-            move = choose(frame, rng)
+            move = choose(hand, rng)
             if move is None or version <= table.version:
                 continue
             table.version = version
