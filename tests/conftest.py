@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from config.procfile import daphne_command
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 TEST_QUEUE = f"test-{uuid.uuid4().hex}"
@@ -161,9 +163,9 @@ def site_env(**overrides: str) -> dict[str, str]:
 
 
 def start_daphne(port: int, env: dict[str, str], log, **popen) -> subprocess.Popen:
-    """Daphne serving the site on ``port``, its output appended to ``log``."""
+    """Daphne serving the site on ``port`` as production runs it, its output appended to ``log``."""
     return subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        daphne_command(port),
         cwd=ROOT,
         env=env,
         stdout=log,

@@ -4,12 +4,12 @@ the presence TTL, and counts as away from that server's last heartbeat."""
 import math
 import os
 import subprocess
-import sys
 import time
 
 import pytest
 from websockets.sync.client import connect
 
+from config.procfile import daphne_command
 from gameplay import presence
 from tests.channels import session_headers
 from tests.conftest import ARTIFACTS, ROOT, database_url_for_tests, free_port, stop, wait_for_port
@@ -45,7 +45,7 @@ def test_a_killed_server_leaves_no_seat_present(settings):
     ARTIFACTS.mkdir(exist_ok=True)
     with (ARTIFACTS / "presence-crash-server.log").open("w") as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            daphne_command(port),
             cwd=ROOT,
             env=env,
             stdout=log,

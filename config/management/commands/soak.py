@@ -30,6 +30,7 @@ from django.db import connection
 from django.utils.translation import gettext_noop
 
 from config.management.commands.loadbench import session_cookie
+from config.procfile import daphne_command
 from gameplay import services as gameplay_services
 from gameplay.models import Match, Move
 from tables import services as table_services
@@ -167,19 +168,7 @@ class Command(BaseCommand):
             "LOG_LEVEL": "WARNING",
         }
         python = sys.executable
-        commands = {
-            f"daphne :{port}": [
-                python,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "config.asgi:application",
-            ]
-            for port in (free_port(), free_port())
-        }
+        commands = {f"daphne :{port}": daphne_command(port) for port in (free_port(), free_port())}
         commands["celery worker + beat"] = [
             *(python, "-m", "celery", "-A", "config", "worker", "-B", "--schedule", str(logs / "beat")),
             *("--pool", "solo", "-Q", queue, "-l", "WARNING"),
