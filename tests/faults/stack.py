@@ -33,6 +33,8 @@ class Stack:
     workdir: Path
     env: dict[str, str] = field(default_factory=site_env)
     processes: list[subprocess.Popen] = field(default_factory=list)
+    servers: dict[str, subprocess.Popen] = field(default_factory=dict)
+    """Each Daphne process by its websocket address."""
     started: int = 0
     redis_port: int | None = None
 
@@ -56,11 +58,12 @@ class Stack:
             lambda log: start_daphne(port, self.env, log, start_new_session=True), "daphne"
         )
         wait_for_port(port, process, START_TIMEOUT)
-        return f"ws://127.0.0.1:{port}"
+        url = f"ws://127.0.0.1:{port}"
+        self.servers[url] = process
+        return url
 
     def daphne_process(self, url: str) -> subprocess.Popen:
-        port = url.rsplit(":", 1)[1]
-        return next(p for p in self.processes if p.args[-2:] == [port, "config.asgi:application"])
+        return self.servers[url]
 
     def worker(self) -> subprocess.Popen:
         """A new Celery worker with beat embedded (a fresh schedule file each time), once it is ready."""
