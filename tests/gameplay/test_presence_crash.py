@@ -3,16 +3,14 @@ the presence TTL, and counts as away from that server's last heartbeat."""
 
 import math
 import os
-import subprocess
 import time
 
 import pytest
 from websockets.sync.client import connect
 
-from config.procfile import daphne_command
 from gameplay import presence
 from tests.channels import session_headers
-from tests.conftest import ARTIFACTS, ROOT, database_url_for_tests, free_port, stop, wait_for_port
+from tests.conftest import ARTIFACTS, database_url_for_tests, free_port, start_daphne, stop, wait_for_port
 from tests.gameplay.helpers import human_match
 
 TTL = 2.0
@@ -44,13 +42,7 @@ def test_a_killed_server_leaves_no_seat_present(settings):
     }
     ARTIFACTS.mkdir(exist_ok=True)
     with (ARTIFACTS / "presence-crash-server.log").open("w") as log:
-        server = subprocess.Popen(
-            daphne_command(port),
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        server = start_daphne(port, env, log)
         try:
             wait_for_port(port, server)
             headers = [(k.decode(), v.decode()) for k, v in session_headers(users[0]) if k != b"host"]
