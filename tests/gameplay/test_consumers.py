@@ -261,6 +261,13 @@ async def forget_group(table_id: int) -> None:
     await get_channel_layer().group_discard(table_group(table_id), TABLE_NEWS.channel)
 
 
+def restart_heartbeat() -> None:
+    """The process's heartbeat started again, so it waits ``PRESENCE_HEARTBEAT_SECONDS`` as set now
+    rather than finishing a wait begun under the old value."""
+    TABLE_NEWS.heartbeat.cancel()
+    TABLE_NEWS.heartbeat = TABLE_NEWS.loop.create_task(TABLE_NEWS._beat(TABLE_NEWS.layer))
+
+
 def moved_elsewhere(match_id: int, rng: random.Random) -> bool:
     """``random_move`` as another process makes it (a bot's move in the worker, a player's on another
     server): its news reaches this process only through Redis."""
@@ -384,12 +391,16 @@ async def test_fuzzed_frames_get_a_clear_refusal_and_change_nothing():
 
 async def test_the_heartbeat_keeps_the_seat_present_rejoins_a_forgotten_group_and_catches_up(settings):
     settings.PRESENCE_TTL_SECONDS = 1.0
-    settings.PRESENCE_HEARTBEAT_SECONDS = 0.2
+    settings.PRESENCE_HEARTBEAT_SECONDS = 60  # still while the group is forgotten and a move missed
     match, seat, waiting, spectator = await seated_and_watching()
+    restart_heartbeat()
     await forget_group(match.table_id)  # what a Redis restart does
     assert await in_group(match.table_id) == 0
     rng = random.Random(3)
     await sync_to_async(moved_elsewhere)(match.pk, rng)  # nobody here hears of it
+    assert await waiting.receive_nothing(timeout=0.3)
+    settings.PRESENCE_HEARTBEAT_SECONDS = 0.2
+    restart_heartbeat()
     await asyncio.sleep(1.5)  # past the TTL: only the heartbeat keeps the seat counted
     assert await sync_to_async(presence.connections)(match.table_id, seat) == 1
     assert await in_group(match.table_id) == 1
