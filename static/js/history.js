@@ -31,7 +31,7 @@
     return Number(document.querySelector("[data-replay-speed]")?.value) || 1000;
   }
 
-  function setPlaying(on) {
+  function setPlaying(on, { afterStepArrives = false } = {}) {
     playing = on;
     clearTimeout(timer);
     const button = playButton();
@@ -39,7 +39,7 @@
       button.setAttribute("aria-pressed", String(on));
       button.textContent = on ? button.dataset.pause : button.dataset.play;
     }
-    if (on) {
+    if (on && !afterStepArrives) {
       timer = setTimeout(stepOn, delay());
     }
   }
@@ -70,8 +70,11 @@
   });
 
   function toggle() {
-    if (!playing && !document.querySelector('#replay-step a[data-key="ArrowRight"]')) {
-      press("Home"); // at the end, Play starts again from the first step
+    if (!playing && !document.querySelector('#replay-step a[data-key="ArrowRight"]') && press("Home")) {
+      // At the end, Play starts again from the first step, and steps on once that step has arrived
+      // (on a slow line it can take longer than the chosen speed).
+      setPlaying(true, { afterStepArrives: true });
+      return;
     }
     setPlaying(!playing);
   }

@@ -153,7 +153,15 @@ def test_a_long_replay_plays_by_itself_at_the_chosen_speed_and_pauses(browser: B
     # Playing again from the end starts over; a step taken by hand stops it.
     page.keyboard.press("End")
     expect(counter(page)).to_have_text(f"Step {last} of {last}")
-    page.keyboard.press("p")
+    # The first step is slower to arrive than the chosen speed: Play waits for it, then steps on.
+    held.clear()
+    page.route(re.compile(r"/replay/\?step=0$"), lambda route: held.append(route))
+    with page.expect_request(re.compile(r"/replay/\?step=0$")):
+        page.keyboard.press("p")
+    page.wait_for_timeout(1_000)
+    with page.expect_response(re.compile(r"/replay/\?step=0$")):
+        held[0].continue_()
+    page.unroute(re.compile(r"/replay/\?step=0$"))
     expect(counter(page)).to_have_text(re.compile(rf"^Step [1-9] of {last}$"), timeout=5_000)
     page.keyboard.press("ArrowLeft")
     expect(play).to_have_attribute("aria-pressed", "false")
