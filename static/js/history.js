@@ -23,6 +23,11 @@
     return Boolean(control);
   }
 
+  /** The link to the next step: a link, not the disabled span, while there are steps left. */
+  function nextStepLink() {
+    return document.querySelector('#replay-step a[data-key="ArrowRight"]');
+  }
+
   function playButton() {
     return document.querySelector("[data-replay-play]");
   }
@@ -45,13 +50,12 @@
   }
 
   function stepOn() {
-    // A link, not the disabled span, while there are steps left.
-    if (!playing || !document.querySelector('#replay-step a[data-key="ArrowRight"]')) {
+    if (!playing || !nextStepLink()) {
       setPlaying(false);
       return;
     }
     autoStep = true;
-    document.querySelector('#replay-step a[data-key="ArrowRight"]').click();
+    nextStepLink().click();
   }
 
   // Paused while Play's step was on its way: that step is not shown, the one on screen stays.
@@ -70,7 +74,7 @@
   });
 
   function toggle() {
-    if (!playing && !document.querySelector('#replay-step a[data-key="ArrowRight"]') && press("Home")) {
+    if (!playing && !nextStepLink() && press("Home")) {
       // At the end, Play starts again from the first step, and steps on once that step has arrived
       // (on a slow line it can take longer than the chosen speed).
       setPlaying(true, { afterStepArrives: true });
