@@ -66,3 +66,13 @@ def table_changed(table_id: int, version: int = 0, *, lobby: bool = True, match_
     send_on_commit(table_group(table_id), message)
     if lobby:
         send_on_commit(LOBBY_GROUP, {"type": "lobby.changed", "table": table_id})
+
+
+USERS_GROUP = "users"
+"""Every process's live pages listen here for news about one person (``user_banned``)."""
+
+
+def user_banned(user_id: int) -> None:
+    """Close every live page (table, waiting room, lobby) the person has open, in every process, once
+    the ban commits: a socket opened before the ban would otherwise keep playing."""
+    send_on_commit(USERS_GROUP, {"type": "user.banned", "user": user_id})

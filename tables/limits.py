@@ -1,0 +1,77 @@
+"""Budgets for the site's doors: token buckets that refill at a steady rate up to a burst.
+
+``TokenBucket`` lives in one process and counts for one thing there (a websocket connection's
+frames). ``spend`` counts for one key across every process (a person's practice uploads): in Redis
+one Lua script reads, refills and takes in a single step, so two server processes can never both
+spend the last token; any other cache (the embedded mode's single process) keeps the same record
+behind a lock.
+"""
+
+import math
+import threading
+import time
+from dataclasses import dataclass, field
+
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` held; full to begin with."""
+
+    rate: float
+    burst: float
+    tokens: float = field(init=False)
+    stamp: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+        self.stamp = time.monotonic()
+
+    def take(self, cost: float = 1.0) -> bool:
+        """Spend ``cost`` tokens if the bucket holds them; False (and nothing spent) if not."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < cost:
+            return False
+        self.tokens -= cost
+        return True
+
+
+_SPEND = """
+local tokens = tonumber(redis.call('HGET', KEYS[1], 't'))
+local stamp = tonumber(redis.call('HGET', KEYS[1], 's'))
+local now, rate, burst, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+if tokens == nil then tokens, stamp = burst, now end
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+local wait = 0
+if tokens >= cost then tokens = tokens - cost else wait = (cost - tokens) / rate end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 's', tostring(now))
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
+return tostring(wait)
+"""
+
+_local_lock = threading.Lock()
+
+
+def spend(key: str, *, rate: float, burst: float, cost: float = 1.0) -> float:
+    """Take ``cost`` tokens from the bucket named ``key`` (shared by every process): 0 when taken,
+    else how many seconds until the bucket holds them (nothing is taken then)."""
+    cache = caches["default"]
+    full_key = f"limit:{key}"
+    keep = math.ceil(burst / rate) + 1  # a bucket left alone this long is full again: forget it
+    now = time.time()
+    if isinstance(cache, RedisCache):
+        client = cache._cache.get_client(write=True)
+        wait = client.eval(_SPEND, 1, cache.make_and_validate_key(full_key), now, rate, burst, cost, keep)
+        return float(wait)
+    with _local_lock:
+        tokens, stamp = cache.get(full_key, (burst, now))
+        tokens = min(burst, tokens + max(0.0, now - stamp) * rate)
+        wait = 0.0 if tokens >= cost else (cost - tokens) / rate
+        if not wait:
+            tokens -= cost
+        cache.set(full_key, (tokens, now), keep)
+    return wait
