@@ -1,25 +1,70 @@
+from collections.abc import Callable, Iterable
+
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.http import HttpRequest
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from . import services
 from .models import User
 
 
+def may_ban(request: HttpRequest) -> bool:
+    """The Moderators group's ``change_user`` is the right to ban and reinstate, through the actions only."""
+    return request.user.has_perm("accounts.change_user")
+
+
+def users_moderate(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    service: Callable[..., bool],
+    changes: Iterable[tuple[User, str]],
+) -> int:
+    """Ban or reinstate (``service``: ``services.user_ban`` or ``user_reinstate``) each user of
+    ``changes`` on the moderator's word, and log each change with who made it and why (the text paired
+    with the user); how many changed. The service's rules are the only ones: what it refuses is shown to
+    the moderator, what it leaves as it was (the banned banned again) is neither counted nor logged."""
+    changed = 0
+    for user, why in changes:
+        try:
+            if not service(user=user, by=request.user):
+                continue
+        except services.BanRefused as refusal:
+            model_admin.message_user(request, str(refusal), messages.WARNING)
+            continue
+        model_admin.log_change(request, user, why)
+        changed += 1
+    return changed
+
+
+def users_ban(model_admin: admin.ModelAdmin, request: HttpRequest, bans: Iterable[tuple[User, str]]) -> None:
+    """Every admin action that bans (the users' list, the seats') bans here, each user with the why to log."""
+    banned = users_moderate(model_admin, request, services.user_ban, bans)
+    model_admin.message_user(
+        request,
+        ngettext("%(count)d user deactivated.", "%(count)d users deactivated.", banned) % {"count": banned},
+        messages.SUCCESS,
+    )
+
+
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
-    """Players, searchable and filterable; deactivating an account bans it."""
+    """Players, searchable and filterable. Only a superuser changes an account (its username, email and
+    password above all: a moderator who could set a player's email could reset their password to it);
+    moderators read accounts and ban or reinstate with the actions. ``is_active`` is read-only for
+    everyone: a ban goes through the ban service, with its rules and its reactions, whoever makes it."""
 
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
     list_filter = ("is_active", "is_staff", "is_superuser", "date_joined")
     search_fields = ("username", "email", "first_name", "last_name")
     ordering = ("-date_joined",)
+    readonly_fields = ("is_active",)
     actions = ("deactivate", "reactivate")
     PRIVILEGE_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
 
     def get_fieldsets(self, request, obj=None):
-        """Only a superuser sees, and so can post, the fields that grant privileges."""
+        """Only a superuser sees the fields that grant privileges."""
         fieldsets = super().get_fieldsets(request, obj)
         if request.user.is_superuser:
             return fieldsets
@@ -29,29 +74,23 @@ class UserAdmin(DjangoUserAdmin):
         ]
 
     def has_change_permission(self, request, obj=None) -> bool:
-        """A moderator changes players' accounts, never a staff member's (their password least of all)."""
-        if obj is not None and (obj.is_staff or obj.is_superuser) and not request.user.is_superuser:
-            return False
-        return super().has_change_permission(request, obj)
+        """The change form and the password form: a superuser's alone (Django's password view asks this)."""
+        return request.user.is_superuser
 
-    @admin.action(description=_("Deactivate (ban) the selected users"), permissions=["change"])
+    def has_ban_permission(self, request) -> bool:
+        return may_ban(request)
+
+    @admin.action(description=_("Deactivate (ban) the selected users"), permissions=["ban"])
     def deactivate(self, request, queryset):
-        self._set_active(request, queryset, active=False)
+        users_ban(self, request, ((user, gettext("Banned from the list of users.")) for user in queryset))
 
-    @admin.action(description=_("Reactivate the selected users"), permissions=["change"])
+    @admin.action(description=_("Reactivate the selected users"), permissions=["ban"])
     def reactivate(self, request, queryset):
-        self._set_active(request, queryset, active=True)
-
-    def _set_active(self, request, queryset, *, active: bool) -> None:
-        if not request.user.is_superuser:
-            queryset = queryset.filter(is_staff=False, is_superuser=False)
-        users = list(queryset.exclude(pk=request.user.pk).exclude(is_active=active))
-        for user in users:
-            services.user_set_active(user=user, active=active)
-            self.log_change(request, user, [{"changed": {"fields": ["is_active"]}}])
-        message = (
-            ngettext("%(count)d user reactivated.", "%(count)d users reactivated.", len(users))
-            if active
-            else ngettext("%(count)d user deactivated.", "%(count)d users deactivated.", len(users))
+        changes = ((user, gettext("Reinstated.")) for user in queryset)
+        reinstated = users_moderate(self, request, services.user_reinstate, changes)
+        self.message_user(
+            request,
+            ngettext("%(count)d user reactivated.", "%(count)d users reactivated.", reinstated)
+            % {"count": reinstated},
+            messages.SUCCESS,
         )
-        self.message_user(request, message % {"count": len(users)}, messages.SUCCESS)

@@ -302,3 +302,29 @@ PRESENCE_TTL_SECONDS = float(os.environ.get("PRESENCE_TTL_SECONDS", "30"))
 """A connection not heard of for this long no longer counts as at the table (its server died)."""
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
 """How often an open table connection says it is still there (and rejoins its table's group)."""
+
+# --- Replays (a budget per person, shared by every process) ---------------------
+REPLAY_STEPS_PER_SECOND = float(os.environ.get("REPLAY_STEPS_PER_SECOND", "10"))
+REPLAY_STEPS_BURST = float(os.environ.get("REPLAY_STEPS_BURST", "60"))
+"""A person asks for REPLAY_STEPS_BURST replay steps at once and REPLAY_STEPS_PER_SECOND on end, far
+more than Play (2.5 a second at its fastest) or a held arrow key asks; the first step of a replay not
+cached walks the whole match and counts as more (``history.selectors.replay_cost``). Beyond: 429."""
+
+# --- Websocket frames (a budget per connection) ----------------------------------
+SOCKET_FRAMES_PER_SECOND = float(os.environ.get("SOCKET_FRAMES_PER_SECOND", "10"))
+SOCKET_FRAMES_BURST = float(os.environ.get("SOCKET_FRAMES_BURST", "30"))
+"""Each live page's socket may send SOCKET_FRAMES_BURST frames at once and SOCKET_FRAMES_PER_SECOND
+on end (moves, "back", stale or unreadable frames alike), far more than anyone clicks; a socket that
+sends more is closed (code 4029) and its page says why instead of reconnecting."""
+
+# --- Practice uploads (a budget per person, shared by every process) ------------
+PRACTICE_UPLOADS_PER_HOUR = float(os.environ.get("PRACTICE_UPLOADS_PER_HOUR", "60"))
+PRACTICE_UPLOAD_BURST = float(os.environ.get("PRACTICE_UPLOAD_BURST", "10"))
+PRACTICE_REFUSED_UPLOAD_STEPS = float(os.environ.get("PRACTICE_REFUSED_UPLOAD_STEPS", "5"))
+"""A person saves PRACTICE_UPLOAD_BURST practice matches at once (a device's matches played offline)
+and PRACTICE_UPLOADS_PER_HOUR on end, a long match counting as several (the longest allowed as the
+burst); an upload that is refused (it does not replay, or is malformed) costs
+PRACTICE_REFUSED_UPLOAD_STEPS more, so forging costs more than playing (see
+``gameplay.services.practice_record``)."""
+PRACTICE_MATCHES_KEPT = int(os.environ.get("PRACTICE_MATCHES_KEPT", "1000"))
+"""The most practice matches one person's history keeps; beyond it a save is refused."""

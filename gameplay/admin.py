@@ -157,8 +157,12 @@ admin.site.unregister(Seat)
 class TableAdmin(table_admin.TableAdmin):
     actions = ("close_tables",)
 
+    def has_close_permission(self, request) -> bool:
+        """The Moderators group's ``change_table`` is the right to close tables; the form stays read-only."""
+        return request.user.has_perm("tables.change_table")
+
     @admin.action(
-        description=_("Close the selected tables (running matches are aborted)"), permissions=["change"]
+        description=_("Close the selected tables (running matches are aborted)"), permissions=["close"]
     )
     def close_tables(self, request, queryset):
         closed = 0
@@ -180,7 +184,11 @@ class TableAdmin(table_admin.TableAdmin):
 class SeatAdmin(table_admin.SeatAdmin):
     actions = ("replace_with_bot", "deactivate_players")
 
-    @admin.action(description=_("Remove the player (a bot takes the seat)"), permissions=["change"])
+    def has_replace_permission(self, request) -> bool:
+        """The Moderators group's ``change_seat`` is the right to replace a player; the form is read-only."""
+        return request.user.has_perm("tables.change_seat")
+
+    @admin.action(description=_("Remove the player (a bot takes the seat)"), permissions=["replace"])
     def replace_with_bot(self, request, queryset):
         replaced = 0
         for seat in queryset.filter(user__isnull=False).select_related("user"):
@@ -198,17 +206,3 @@ class SeatAdmin(table_admin.SeatAdmin):
             % {"count": replaced},
             messages.SUCCESS,
         )
-
-    @admin.action(description=_("Deactivate (ban) the players on the selected seats"), permissions=["change"])
-    def deactivate_players(self, request, queryset):
-        """Ban, then take the banned off every table in play: a bot takes their seats, so no match waits
-        on someone who can no longer log in."""
-        banned = set(
-            queryset.filter(user__isnull=False, user__is_active=True)
-            .exclude(user=request.user)
-            .values_list("user_id", flat=True)
-        )
-        table_admin.SeatAdmin.deactivate_players(self, request, queryset)
-        playing = Seat.objects.filter(user_id__in=banned, table__status=Table.Status.PLAYING)
-        for table_id, position in playing.values_list("table_id", "position"):
-            services.player_replace_with_bot(table_id=table_id, position=position)

@@ -9,37 +9,25 @@ import asyncio
 import contextlib
 import logging
 import threading
-import uuid
 from collections import Counter, OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
 
-from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
-from channels.utils import await_many_dispatch
-from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop
-from redis.exceptions import ConnectionError as RedisConnectionError
 
 from tables import events
 from tables import selectors as table_selectors
-from tables.consumers import room_context
-from tables.events import table_group
-from tables.fragments import FORBIDDEN, SOCKET_CLOSED, FragmentRendering
+from tables.consumers import TRY_AGAIN_LATER, LiveConsumer, ProcessNews, off_thread, room_context
+from tables.events import USERS_GROUP, table_group
+from tables.fragments import FORBIDDEN
 from tables.models import Table
 
 from . import frames, presence, selectors, services
 from .models import Move
 
 logger = logging.getLogger(__name__)
-
-TRY_AGAIN_LATER = 4013
-"""Closed for a retry: the channel layer is out of reach (1013's meaning, in the range a server may
-send), a close code the page's websocket reconnects after."""
 
 
 @dataclass
@@ -128,6 +116,8 @@ class SharedTables:
         if moved.match is None:
             return
         with self.lock:
+            if table_id not in self.entries:
+                return  # nothing held to follow on from (and no lock kept for a table not held)
             table_lock = self.locks.setdefault(table_id, threading.Lock())
         with table_lock:
             held = self.entries.get(table_id)
@@ -142,7 +132,10 @@ class SharedTables:
     def _keep(self, table_id: int, entry: SharedTable | None) -> SharedTable | None:
         with self.lock:
             if entry is None:
+                # No such table (any more): nothing of it is kept, so connecting to made-up table ids
+                # grows nothing here.
                 self.entries.pop(table_id, None)
+                self.locks.pop(table_id, None)
                 return None
             self.entries[table_id] = entry
             self.entries.move_to_end(table_id)
@@ -155,7 +148,7 @@ class SharedTables:
 SHARED_TABLES = SharedTables()
 
 
-class TableNews:
+class TableNews(ProcessNews):
     """This process's viewers of each table, and one place in each table's group for all of them.
 
     A change to a table is one group message per process rather than one per viewer, read from the
@@ -168,18 +161,26 @@ class TableNews:
     behind its table (news lost while Redis was away) the table's latest version.
     """
 
+    prefix = "tables"
+
     def __init__(self) -> None:
+        super().__init__()
         self.viewers: dict[int, set[TableConsumer]] = {}
-        self.channel = ""
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.layer = None
-        self.listener: asyncio.Task | None = None
-        self.heartbeat: asyncio.Task | None = None
         self.stamping: asyncio.Future | None = None
         """The heartbeat's stamps under way, which a leaving seat waits for."""
         self.echoes: Counter[str] = Counter()
         """Messages handed over as they were sent from this process (``hear_here``), not yet back
         from the channel layer: their echo is dropped, so no viewer renders the same news twice."""
+
+    def groups(self) -> Iterable[str]:
+        return [USERS_GROUP, *(table_group(table_id) for table_id in self.viewers)]
+
+    def pages(self) -> Iterable[LiveConsumer]:
+        return [viewer for viewers in self.viewers.values() for viewer in viewers]
+
+    def forget_pages(self) -> None:
+        self.viewers = {}
+        self.echoes.clear()
 
     async def join(self, layer, table_id: int, viewer: "TableConsumer") -> None:
         """Hand ``viewer`` the table's news."""
@@ -211,29 +212,6 @@ class TableNews:
         del self.viewers[table_id]
         return True
 
-    def _listens(self, loop: asyncio.AbstractEventLoop, layer) -> bool:
-        listening = self.listener is not None and not self.listener.done()
-        return listening and self.loop is loop and self.layer is layer
-
-    async def _listening(self, layer) -> None:
-        """Start the listener for this event loop and channel layer, once."""
-        loop = asyncio.get_running_loop()
-        if self._listens(loop, layer):
-            return
-        channel = await layer.new_channel("tables")
-        if self._listens(loop, layer):
-            return  # another viewer started it meanwhile
-        if self.loop is not loop or self.layer is not layer:
-            # Viewers of another event loop or channel layer (a test's) hear nothing more.
-            self.viewers = {}
-            self.echoes.clear()
-            if self.listener is not None and self.loop is loop:
-                self.listener.cancel()
-                self.heartbeat.cancel()
-        self.loop, self.layer, self.channel = loop, layer, channel
-        self.listener = loop.create_task(self._listen(layer, channel))
-        self.heartbeat = loop.create_task(self._beat(layer))
-
     def hear_here(self, group: str, message: dict) -> None:
         """A table's news sent from this process (a move made here, on a worker thread): handed to the
         table's viewers here at once, without the round trip through Redis and back."""
@@ -253,24 +231,10 @@ class TableNews:
         for viewer in list(self.viewers.get(message.get("table"), ())):
             viewer.news.put_nowait(message)
 
-    def _tell_all(self, message: dict) -> None:
-        for viewers in self.viewers.values():
-            for viewer in viewers:
-                viewer.news.put_nowait(message)
-
-    async def _listen(self, layer, channel: str) -> None:
-        while True:
-            try:
-                message = await layer.receive(channel)
-            except Exception:
-                # Deaf to every table's news: their pages reconnect once the channel layer is back.
-                logger.warning("The tables' news could not be read.", exc_info=True)
-                self._tell_all({"type": "news.lost"})
-                await asyncio.sleep(1)
-                continue
-            if self.echoes and self._was_echo(message):
-                continue
-            self._hand_over(message)
+    def heard(self, message: dict) -> None:
+        if self.echoes and self._was_echo(message):
+            return
+        self._hand_over(message)
 
     def _was_echo(self, message: dict) -> bool:
         """Whether ``message`` came back from Redis after being handed over here (and is dropped)."""
@@ -282,20 +246,8 @@ class TableNews:
             del self.echoes[key]
         return True
 
-    async def _beat(self, layer) -> None:
-        while True:
-            await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
-            try:
-                async with asyncio.timeout(settings.PRESENCE_HEARTBEAT_SECONDS):
-                    await self._beat_once(layer)
-            except Exception:
-                # Out of touch with Redis: the pages close and reconnect once it is back.
-                logger.warning("The tables' heartbeat failed.", exc_info=True)
-                self._tell_all({"type": "news.lost"})
-
     async def _beat_once(self, layer) -> None:
-        for table_id in list(self.viewers):
-            await layer.group_add(table_group(table_id), self.channel)
+        await super()._beat_once(layer)
         seats = [
             (viewer.table_id, viewer.seat, viewer.channel_name)
             for viewers in self.viewers.values()
@@ -332,60 +284,26 @@ TABLE_NEWS = TableNews()
 events.hear_here_first(TABLE_NEWS.hear_here)
 
 
-off_thread = partial(database_sync_to_async, thread_sensitive=False)
-"""Reads, renders and moves run on a pool of threads (each with its own database connection), so
-one table's database round trips never hold up the others' updates."""
+def watching() -> services.ActionRefused:
+    """Why a frame from someone who has no seat at the table is refused."""
+    return services.ActionRefused(gettext_noop("You are watching this table: only its players can play."))
 
 
-class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
-    """One tab's table. Whatever ends the connection (the client leaving, a crash, the server
-    shutting down), its cleanup runs: out of the table's group, and out of the seat's presence."""
+class TableConsumer(LiveConsumer):
+    """One tab's table (or its waiting room). Whatever ends the connection, its cleanup runs: out of
+    the table's group, and out of the seat's presence."""
 
     group = ""
     seat: int | None = None
+    """The seat whose presence this connection counts in (noted when it connected)."""
+    seat_shown: int | None = None
+    """The user's seat in the table this page was last sent (None: watching). A frame from a page
+    that shows no seat of its own is refused from this alone, without reading the table."""
     present = False
     shown_version = NOT_SHOWN
     """The version of the table this page was last sent."""
     shown_move: tuple[int, int] | None = None
     """The match and the number of its last move as this page was last sent them."""
-    news: asyncio.Queue
-    """The table's messages, handed over by ``TABLE_NEWS``."""
-
-    async def __call__(self, scope, receive, send) -> None:
-        try:
-            await self.serve(scope, receive, send)
-        except (RedisConnectionError, OSError):
-            # The channel layer went out of reach: close, so the page retries later, with a line in
-            # the log rather than a traceback for every try.
-            logger.warning(
-                "Table %s: the channel layer is out of reach.", scope["url_route"]["kwargs"]["table_id"]
-            )
-            with contextlib.suppress(Exception):
-                await self.close(code=TRY_AGAIN_LATER)
-        finally:
-            await self.clean_up()
-
-    async def serve(self, scope, receive, send) -> None:
-        """``AsyncConsumer.__call__``, with the table's news read from ``news`` rather than from a
-        channel of this connection's own (its name still identifies the connection)."""
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        # Names the connection (its presence entry); news reaches it through ``TABLE_NEWS``.
-        self.channel_name = f"table-viewer.{uuid.uuid4().hex}"
-        self.base_send = send
-        self.news = asyncio.Queue()
-        with contextlib.suppress(StopConsumer):
-            await await_many_dispatch([receive, self.news.get], self.dispatch)
-
-    async def dispatch(self, message: dict) -> None:
-        """``AsyncConsumer.dispatch`` without its ``aclose_old_connections``, a hop to the one shared
-        sync thread before every message (each viewer's every update). Nothing here touches the
-        database on the event loop: reads and moves run through ``off_thread``
-        (``database_sync_to_async``), which closes stale connections on the thread it uses."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -417,10 +335,12 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
         user = self.scope["user"]
         if not table_selectors.may_watch(table=shared.table, user=user):
             return False
-        seat = table_selectors.seat_of(table=shared.table, user=user)
-        if seat is not None:
-            self.seat = seat.position
+        self.seat = self.seat_shown = self._seat_at(shared.table)
         return True
+
+    def _seat_at(self, table: Table) -> int | None:
+        seat = table_selectors.seat_of(table=table, user=self.scope["user"])
+        return seat.position if seat is not None else None
 
     async def clean_up(self) -> None:
         """Undo what ``connect`` did, once, each step whatever became of the others."""
@@ -462,18 +382,15 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
         with translation.override(self.language):
             return self._changed_fragments(shared)
 
-    async def news_lost(self, event: dict) -> None:
-        """The channel layer went out of reach: close, so the page retries later."""
-        logger.warning("Table %s: the channel layer is out of reach.", self.table_id)
-        await self.close(code=TRY_AGAIN_LATER)
-
     async def receive(self, text_data=None, bytes_data=None) -> None:
-        await self.send_text(await off_thread(self.reply_to)(text_data))
-
-    async def send_text(self, text: str) -> None:
-        if text:
-            with contextlib.suppress(SOCKET_CLOSED):
-                await self.send(text_data=text)
+        frame = frames.parse_frame(text_data)
+        unreadable = isinstance(frame, frames.ActionRefused) and frame.template == frames.UNREADABLE
+        if unreadable or self.seat_shown is None:
+            # Refused here on the event loop, from the frame and the seat this page was last shown
+            # alone: no thread hop, no read of the table, nothing of the process's shared read undone.
+            await self.send_text(self.refusal_text(frame if unreadable else watching()))
+            return
+        await self.send_text(await off_thread(self.reply_to)(frame))
 
     def screen_text(self, version: int | None, *, match_only: bool = False, resend: bool = False) -> str:
         """What changed for this viewer since its last message (everything with ``resend``)."""
@@ -489,6 +406,7 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
     def _changed_fragments(self, shared: SharedTable) -> str:
         table, snapshot = shared.table, shared.snapshot
         self.shown_version = shared.version
+        self.seat_shown = self._seat_at(table)
         if snapshot is None or snapshot.version == 0:
             # The waiting room; at the start, a waiting room still open in a tab learns from it to reload.
             room = self.render("tables/detail.html#room", room_context(table, self.scope))
@@ -521,32 +439,28 @@ class TableConsumer(FragmentRendering, AsyncWebsocketConsumer):
             return []
         return frames.told_events(snapshot.recent_moves[-new:], names)
 
-    def reply_to(self, text_data: str | None) -> str:
+    def refusal_text(self, refusal: services.ActionRefused) -> str:
+        """The notice saying why a frame was refused, in this connection's language."""
+        with translation.override(self.language):
+            return frames.notice_fragment(self.render, refusal.explain(), sent=self.sent)
+
+    def reply_to(self, frame: frames.Frame | services.ActionRefused) -> str:
         """Make the move a frame asks for; what to answer this connection with ("" when the move's
         own broadcast is the answer)."""
-        refusal = self._refusal(text_data)
+        refusal = self._refusal(frame)
         if refusal is None:
             return ""
         if refusal.stale:
             return self.screen_text(None, resend=True)
-        with translation.override(self.language):
-            return frames.notice_fragment(self.render, refusal.explain(), sent=self.sent)
+        return self.refusal_text(refusal)
 
-    def _refusal(self, text_data: str | None) -> services.ActionRefused | None:
+    def _refusal(self, frame: frames.Frame | services.ActionRefused) -> services.ActionRefused | None:
         """The frame's move made, or why not (read in this connection's language by ``explain``)."""
-        frame = frames.parse_frame(text_data)
-        if isinstance(frame, frames.ActionRefused) and frame.template == frames.UNREADABLE:
-            return frame
         user = self.scope["user"]
         shared = SHARED_TABLES.latest(self.table_id)
         seat = table_selectors.seat_of(table=shared.table, user=user) if shared is not None else None
-        if shared is not None and seat is None:  # this process may not have heard of the seat yet
-            shared = SHARED_TABLES.get(self.table_id, None)
-            seat = table_selectors.seat_of(table=shared.table, user=user) if shared is not None else None
-        if seat is None:
-            return services.ActionRefused(
-                gettext_noop("You are watching this table: only its players can play.")
-            )
+        if seat is None:  # the seat this page was shown is no longer theirs
+            return watching()
         if shared.snapshot is None:
             return services.ActionRefused(gettext_noop("The match has not started yet."))
         if isinstance(frame, frames.ActionRefused):  # a move no game has: said after who may move, and when

@@ -8,11 +8,11 @@ score sheet. The only other use of the state is the seat's own legal actions.
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from tables.models import Seat, Table
 
-from .engine import get_game, play_refusals
+from .engine import Game, get_game, play_refusals
 from .games import presenter
 from .games.screen import LOG_LENGTH, Finished, Player, Screen, bot_name
 from .models import Match, Move, RoundResult
@@ -73,16 +73,33 @@ def table_snapshot(table: Table) -> TableSnapshot | None:
     if match is None:
         return None
     seat_rows = sorted(table.seats.all(), key=lambda seat: seat.position)
-    moves = list(Move.objects.filter(match=match).order_by("-seq").values_list(*LOGGED)[:LOG_LENGTH])
+    moves = list(_moves_counted(match).order_by("-seq").values_list(*LOGGED)[:LOG_LENGTH])
+    game = get_game(match.game)
+    state = game.state_from_json(match.state)
     return TableSnapshot(
         table=table,
         match=match,
-        state=get_game(match.game).state_from_json(match.state),
+        state=state,
         seats=seat_rows,
         recent_moves=[_logged(*move) for move in reversed(moves)],
-        last_seq=moves[0][0] if moves else 0,
-        rounds=list(match.rounds.order_by("number")),
+        last_seq=match.moves_made,
+        rounds=_rounds_counted(match, game, state),
     )
+
+
+def _moves_counted(match: Match, *, after: int = 0) -> QuerySet[Move]:
+    """The moves after ``after`` that ``match``, as read, counts: a move committed since the match was
+    read waits for the next read, so the log never runs ahead of the state and version beside it (the
+    match row and the move are written in one transaction)."""
+    return Move.objects.filter(match=match, seq__gt=after, seq__lte=match.moves_made)
+
+
+def _rounds_counted(match: Match, game: Game, state: object) -> list[RoundResult]:
+    """The score sheet's rows for the rounds ``state`` has seen end (one committed since the match was
+    read waits for the next read): each row is written by the move that ends its round."""
+    number = game.round_number(state)
+    ended = number if game.awaiting_deal(state) or game.is_over(state) else number - 1
+    return list(match.rounds.filter(number__lte=ended).order_by("number"))
 
 
 def snapshot_after(snapshot: TableSnapshot, match: Match, state: object, move: Move) -> TableSnapshot:
@@ -105,19 +122,19 @@ def snapshot_advanced(snapshot: TableSnapshot) -> TableSnapshot:
     """The same table after moves or deals alone (its seats and status unchanged): only the match and
     its new moves are read again, and the score sheet when a round or deal ended among them."""
     match = Match.objects.get(pk=snapshot.match.pk)
-    moves = list(
-        Move.objects.filter(match=match, seq__gt=snapshot.last_seq).order_by("seq").values_list(*LOGGED)
-    )
+    moves = list(_moves_counted(match, after=snapshot.last_seq).order_by("seq").values_list(*LOGGED))
     new_moves = [_logged(*move) for move in moves]
     round_ended = any(event["type"] in ROUND_ENDS for _seat, events in new_moves for event in events)
+    game = get_game(match.game)
+    state = game.state_from_json(match.state)
     return TableSnapshot(
         table=snapshot.table,
         match=match,
-        state=get_game(match.game).state_from_json(match.state),
+        state=state,
         seats=snapshot.seats,
         recent_moves=[*snapshot.recent_moves, *new_moves][-LOG_LENGTH:],
-        last_seq=moves[-1][0] if moves else snapshot.last_seq,
-        rounds=list(match.rounds.order_by("number")) if round_ended else snapshot.rounds,
+        last_seq=match.moves_made,
+        rounds=_rounds_counted(match, game, state) if round_ended else snapshot.rounds,
     )
 
 

@@ -1,7 +1,7 @@
 """Every write to a match goes through here (DESIGN.md: one writer), and so does a match's lifecycle:
 opening a table (its options are the game's), dealing when it fills, "Play now", a rematch, a
-moderator closing a table or replacing a player mid-match, the periodic sweep, and filing a practice
-match played offline once it replays.
+moderator closing a table or replacing a player mid-match, a banned player leaving every table, the
+periodic sweep, and filing a practice match played offline once it replays.
 
 ``act`` is the single door for moves, whoever makes them (a player's websocket frame, a bot's task, a
 stand-in): one transaction, the locks taken, the engine deciding, the snapshot and the move saved
@@ -15,20 +15,24 @@ call, never half inside another; its events and tasks go out once it commits.
 
 import hashlib
 import json
+import math
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
-from tables import events
+from tables import events, limits
 from tables import services as table_services
 from tables.models import BotLevel, Seat, Table
 from tables.services import TableError
@@ -502,6 +506,42 @@ def player_replace_with_bot(*, table_id: int, position: int) -> Seat:
     table = table_services.table_lock(table_id)
     if table.status not in (Table.Status.WAITING, Table.Status.PLAYING):
         raise TableError(_("This table's match is over."))
+    return _replace_with_bot(table, position)
+
+
+@transaction.atomic(durable=True)
+def player_remove_banned(*, table_id: int, user_id: int) -> None:
+    """A banned person leaves the table for good: in a running match a bot takes their seat at once (as
+    ``player_replace_with_bot``), at a table still waiting they stand up and no seat is kept for them.
+    Decided under the table's lock, so a table that started meanwhile is not missed."""
+    table = table_services.table_lock(table_id)
+    if table.status == Table.Status.WAITING:
+        table_services.seat_vacate(table, user_id=user_id)
+        return
+    position = table.seats.filter(user_id=user_id).values_list("position", flat=True).first()
+    if table.status == Table.Status.PLAYING and position is not None:
+        _replace_with_bot(table, position)
+
+
+def player_banned(sender, *, user_id: int, **kwargs) -> None:
+    """``accounts.signals.user_banned``'s receiver (connected in ``apps``), once the ban has committed:
+    their live pages are told to close, then every table in play lets them go, each in a transaction of
+    its own (as the sweep does)."""
+    events.user_banned(user_id)
+    tables = (
+        Seat.objects.filter(
+            Q(user_id=user_id) | Q(reserved_for_id=user_id),
+            table__status__in=[Table.Status.WAITING, Table.Status.PLAYING],
+        )
+        .values_list("table_id", flat=True)
+        .distinct()
+    )
+    for table_id in tables:
+        player_remove_banned(table_id=table_id, user_id=user_id)
+
+
+def _replace_with_bot(table: Table, position: int) -> Seat:
+    """A normal bot takes the seat for good (see ``player_replace_with_bot``). Holding the table's lock."""
     match = Match.objects.select_for_update().filter(table=table, status=Match.Status.PLAYING).first()
     seat = table_services.seat_give_to_bot(table, position)
     if match is None:
@@ -626,11 +666,36 @@ PRACTICE_MAX_ACTIONS = 20_000
 """Far beyond the longest match bots play (about 2,600 actions: Americana to 501 for two)."""
 PRACTICE_CLOCK_SLACK = timedelta(minutes=10)
 """How far ahead of the server's clock a device's clock may run."""
+PRACTICE_MAX_AGE = timedelta(days=366)
+"""How long after its start a practice match may still be saved (a device keeps it until then)."""
+PRACTICE_MAX_DEPTH = 3
+"""Lists and objects in an upload nest no deeper than its moves: the upload, its list of moves, a move."""
+PRACTICE_MAX_TEXT = 64
+"""No text in an upload is longer: a game, a card, a time, the practice's version."""
+PRACTICE_BUDGET = "practice-upload:{user_id}"
+"""The name of a person's budget of practice uploads (``tables.limits``)."""
 BOTS_WANTED = gettext_noop("Name each bot's level (easy, normal or hard), one for each other seat.")
+TOO_DEEP = gettext_noop(
+    "The upload is nested too deep: a practice match is an object, with a list of moves, each an object."
+)
 
 
 class PracticeRefused(Exception):
     """An uploaded practice match that is not saved; the text says why, in the active language."""
+
+
+class PracticeThrottled(PracticeRefused):
+    """The person sent more uploads, or more refused ones, than their budget allows: ``wait`` is how
+    many seconds until the next is taken."""
+
+    def __init__(self, wait: float) -> None:
+        self.wait = wait
+        now = timezone.now()
+        later = now + timedelta(minutes=math.ceil(wait / 60))  # said in whole minutes, rounded up
+        super().__init__(
+            _("You are saving practice matches faster than the site takes them: try again in %(wait)s.")
+            % {"wait": timeuntil(later, now, depth=2)}
+        )
 
 
 @dataclass(frozen=True)
@@ -657,11 +722,47 @@ def _moment(value: object) -> datetime | None:
     return moment if moment.tzinfo is not None else None
 
 
+def _practice_parsed(upload: object) -> object:
+    """The upload as Python: parsed when it is JSON text (a request's body), as it is otherwise."""
+    if not isinstance(upload, bytes | str):
+        return upload
+    try:
+        return json.loads(upload)
+    except RecursionError:  # Python's parser recurses once per level of nesting
+        raise PracticeRefused(_(TOO_DEEP)) from None
+    except ValueError:  # bytes that are not UTF-8 too
+        raise PracticeRefused(_("The upload is not valid JSON.")) from None
+
+
+def _practice_bounded(data: object, depth: int = 0) -> None:
+    """``PracticeRefused`` unless every text in ``data`` (found at ``depth`` in the upload) is short,
+    every number within 64 bits and nothing nested deeper than a move: so no refusal echoes a megabyte
+    back, and nothing that reads the upload (an error's ``repr``, the engine) recurses deep. One pass,
+    without recursion."""
+    pending = [(data, depth)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict | list):
+            if depth == PRACTICE_MAX_DEPTH:
+                raise PracticeRefused(_(TOO_DEEP))
+            children = [*value, *value.values()] if isinstance(value, dict) else value
+            pending.extend((child, depth + 1) for child in children)
+        elif (isinstance(value, str) and len(value) > PRACTICE_MAX_TEXT) or (
+            isinstance(value, int | float) and not abs(value) < 2**64  # NaN too
+        ):
+            raise PracticeRefused(
+                _("The upload holds a text longer than %(count)d characters or a number beyond 64 bits.")
+                % {"count": PRACTICE_MAX_TEXT}
+            )
+
+
 def _practice_upload(data: object) -> PracticeUpload:
     """The upload's fields, or ``PracticeRefused`` saying which is wrong. The engine checks the game,
     the options and the seed when it replays."""
     if not isinstance(data, dict):
         raise PracticeRefused(_("The upload must be a JSON object."))
+    # The moves, nearly all of it, are bounded as the engine reads them (``_practice_digest``).
+    _practice_bounded({key: value for key, value in data.items() if key != "actions"})
     if data.get("seat") != 0:
         raise PracticeRefused(_("In a practice match the player sits at seat 0."))
     bots = data.get("bots")
@@ -680,6 +781,11 @@ def _practice_upload(data: object) -> PracticeUpload:
         raise PracticeRefused(
             _("Start and end must be ISO 8601 times with a time zone, the start first, not in the future.")
         )
+    if started_at < latest - PRACTICE_CLOCK_SLACK - PRACTICE_MAX_AGE:
+        raise PracticeRefused(
+            _("A practice match is saved within %(days)d days of its start; this one is older.")
+            % {"days": PRACTICE_MAX_AGE.days}
+        )
     bundle = data.get("bundle")
     if not isinstance(bundle, str) or not 0 < len(bundle) <= 64:
         raise PracticeRefused(_("The upload must name the version of the practice it was played with."))
@@ -694,8 +800,37 @@ def _practice_upload(data: object) -> PracticeUpload:
     )
 
 
-def _practice_replayed(upload: PracticeUpload) -> Replayed:
-    """The upload replayed through the engine to the match's end, or ``PracticeRefused`` naming the step."""
+def _practice_digest(user, upload: PracticeUpload) -> str | None:
+    """What names this person's match once saved: a digest of its game, options, seed, bots and moves
+    in the engine's own form, read without replaying it, so a match sent again costs nothing. None
+    when they are not even well formed: such an upload never replays (the replay says why, quoting the
+    first move that is not one, which is checked to be small enough to quote)."""
+    try:
+        game = get_game(upload.game)
+        options = game.options_to_json(game.options_from_json(upload.options))
+    except ValueError:
+        return None
+    actions = []
+    for action in upload.actions:
+        try:
+            actions.append(game.action_to_json(game.action_from_json(action)))
+        except (ValueError, TypeError, RecursionError):  # RecursionError: quoting a deep one
+            _practice_bounded(action, depth=2)  # a move sits in a list in the upload
+            return None
+    record = {
+        "user": user.pk,
+        "game": upload.game,
+        "options": options,
+        "seed": upload.seed,
+        "bots": upload.bots,
+        "actions": actions,
+    }
+    return hashlib.sha256(json.dumps(record, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _practice_replayed(upload: PracticeUpload) -> tuple[Replayed, dict]:
+    """The upload replayed through the engine to the match's end, and its options in the engine's own
+    form; or ``PracticeRefused`` naming the step."""
     try:
         replayed = replay(upload.game, upload.options, upload.seed, upload.actions)
     except ReplayError as error:
@@ -709,32 +844,94 @@ def _practice_replayed(upload: PracticeUpload) -> Replayed:
         raise PracticeRefused(
             _("The match is not finished: it stops after move %(count)d.") % {"count": len(upload.actions)}
         )
-    return replayed
+    options = options_validate(game=upload.game, options=upload.options)
+    if len(upload.bots) != options["players"] - 1:
+        raise PracticeRefused(_(BOTS_WANTED))
+    return replayed, options
+
+
+def _practice_budget(user, steps: float, *, owe: bool = False) -> float:
+    """Spend ``steps`` of the person's upload budget (``tables.limits.spend``, shared by every server
+    process): 0 when spent, else the seconds until they are there."""
+    return limits.spend(
+        PRACTICE_BUDGET.format(user_id=user.pk),
+        rate=settings.PRACTICE_UPLOADS_PER_HOUR / 3600,
+        burst=settings.PRACTICE_UPLOAD_BURST,
+        cost=steps,
+        owe=owe,
+    )
+
+
+def _practice_spend(user, steps: float) -> None:
+    """Take ``steps`` of the person's budget, or ``PracticeThrottled`` saying when to send again.
+    ``steps=0`` only asks whether the person is in debt (refused unread then). An upload refused
+    here after it was read still costs its reading, one step owed: whoever sends again at once what
+    they cannot afford is soon refused unread. The wait said counts that step, and the one step an
+    upload needs at least after a debt."""
+    wait = _practice_budget(user, steps)
+    if not wait:
+        return
+    if steps:
+        _practice_budget(user, 1, owe=True)
+    raise PracticeThrottled(wait + 3600 / settings.PRACTICE_UPLOADS_PER_HOUR)
+
+
+@contextmanager
+def _refusal_charged(user) -> Iterator[None]:
+    """An upload refused in here costs its sender ``settings.PRACTICE_REFUSED_UPLOAD_STEPS``, owed by
+    one who has no steps left: a forger pays more than a player saving their matches."""
+    try:
+        yield
+    except PracticeRefused:
+        _practice_budget(user, settings.PRACTICE_REFUSED_UPLOAD_STEPS, owe=True)
+        raise
+
+
+def _practice_room(user) -> None:
+    """``PracticeRefused`` when the person's history already keeps as many practice matches as it may."""
+    kept = settings.PRACTICE_MATCHES_KEPT
+    if Match.objects.filter(practice=True, table__host=user).count() >= kept:
+        raise PracticeRefused(
+            ngettext(
+                "Your history already keeps %(count)d practice match, the most it keeps for one person, "
+                "so this one is not saved. It stays on this device, in the list of practice matches below.",
+                "Your history already keeps %(count)d practice matches, the most it keeps for one person, "
+                "so this one is not saved. It stays on this device, in the list of practice matches below.",
+                kept,
+            )
+            % {"count": kept}
+        )
+
+
+def _practice_steps(moves: int) -> float:
+    """An upload's share of the budget: the work of saving it grows with its moves."""
+    return max(1.0, settings.PRACTICE_UPLOAD_BURST * moves / PRACTICE_MAX_ACTIONS)
 
 
 def practice_record(*, user, upload: object) -> tuple[Match, bool]:
-    """Save a practice match played offline (the upload's JSON, see ``PracticeUpload``) to ``user``'s
-    history once it replays through the engine to its end: (the match, True) when saved now,
-    (the match, False) when this very match was saved before. ``PracticeRefused`` says what is wrong.
+    """Save a practice match played offline (the upload's JSON text, or the value it holds; see
+    ``PracticeUpload``) to ``user``'s history once it replays through the engine to its end:
+    (the match, True) when saved now, (the match, False) when this very match was saved before.
+    ``PracticeRefused`` says what is wrong; ``PracticeThrottled`` when the person sends too many.
 
-    The replay runs before any transaction opens; saving is one durable transaction."""
-    checked = _practice_upload(upload)
-    replayed = _practice_replayed(checked)
-    options = options_validate(game=checked.game, options=checked.options)  # the engine's own form
-    if len(checked.bots) != options["players"] - 1:
-        raise PracticeRefused(_(BOTS_WANTED))
-    record = {
-        "user": user.pk,
-        "game": checked.game,
-        "options": options,
-        "seed": checked.seed,
-        "bots": checked.bots,
-        "actions": [move.action for move in replayed.moves],
-    }
-    digest = hashlib.sha256(json.dumps(record, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-    saved = Match.objects.filter(practice_digest=digest).first()
+    What it costs the person, from a budget of ``settings.PRACTICE_UPLOAD_BURST`` steps refilled at
+    ``PRACTICE_UPLOADS_PER_HOUR``: nothing for a match saved before (found by its digest, before any
+    replay); for one replayed, a step, or its share of the burst for a long one (the longest allowed
+    takes it whole); ``PRACTICE_REFUSED_UPLOAD_STEPS`` more for one refused, owed even with nothing
+    left, and until the debt is paid every upload is refused unread. A person keeps at most
+    ``PRACTICE_MATCHES_KEPT``. The replay runs before any transaction opens; saving is one durable
+    transaction."""
+    _practice_spend(user, 0)  # in debt for refused uploads: not even read
+    with _refusal_charged(user):
+        checked = _practice_upload(_practice_parsed(upload))
+        digest = _practice_digest(user, checked)
+    saved = Match.objects.filter(practice_digest=digest).first() if digest else None
     if saved is not None:
         return saved, False
+    _practice_room(user)
+    _practice_spend(user, _practice_steps(len(checked.actions)))
+    with _refusal_charged(user):
+        replayed, options = _practice_replayed(checked)
     try:
         return _practice_save(user, checked, options, replayed, digest), True
     except IntegrityError:  # the same upload, saved a moment ago by a second request
@@ -743,7 +940,11 @@ def practice_record(*, user, upload: object) -> tuple[Match, bool]:
 
 @transaction.atomic(durable=True)
 def _practice_save(user, upload: PracticeUpload, options: dict, replayed: Replayed, digest: str) -> Match:
-    """The replayed practice match, written as a finished match at a closed table of its own."""
+    """The replayed practice match, written as a finished match at a closed table of its own. The
+    person's row is held (``FOR NO KEY UPDATE``, which rows naming them may still be added beside)
+    while their practice matches are counted, so two saves at once cannot both take the last place."""
+    get_user_model().objects.select_for_update(no_key=True).get(pk=user.pk)
+    _practice_room(user)
     game, moves = replayed.game, replayed.moves
     table = table_services.table_new_practice(
         host=user,

@@ -1,5 +1,8 @@
 """Looking back: my matches, a match's score sheet (page and CSV), its replay, a player's profile."""
 
+import math
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -8,6 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from gameplay.models import Match
+from tables.limits import spend
 from tables.models import Game
 
 from . import selectors
@@ -85,6 +89,11 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         return refusal
     if not selectors.replayable(match):
         return render(request, "history/replay_live.html", {"match": match}, status=403)
+    burst = settings.REPLAY_STEPS_BURST
+    cost = min(selectors.replay_cost(match), burst)  # the longest first step still fits the budget
+    wait = spend(f"replay:{request.user.pk}", rate=settings.REPLAY_STEPS_PER_SECOND, burst=burst, cost=cost)
+    if wait:
+        return _too_fast(request, match, wait)
     try:
         index = int(request.GET.get("step", 0))
     except ValueError:
@@ -97,6 +106,20 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     alone = request.htmx and not request.htmx.history_restore_request
     template = "history/replay.html#step" if alone else "history/replay.html"
     return render(request, template, {"match": match, "step": step})
+
+
+def _too_fast(request: HttpRequest, match: Match, wait: float) -> HttpResponse:
+    """429: steps asked for faster than anyone watches them. htmx shows why in the step's notice line,
+    leaving the step on screen and the address as they are; Play tries again at its own pace."""
+    seconds = math.ceil(wait)
+    template = "history/replay_too_fast.html#why" if request.htmx else "history/replay_too_fast.html"
+    response = render(request, template, {"match": match, "seconds": seconds}, status=429)
+    response["Retry-After"] = str(seconds)
+    if request.htmx:
+        response["HX-Retarget"] = "#replay-notice"
+        response["HX-Reswap"] = "innerHTML"
+        response["HX-Push-Url"] = "false"
+    return response
 
 
 @login_required

@@ -8,5 +8,6 @@ urlpatterns = [
     path("", views.play, name="play"),
     path("sw.js", views.service_worker, name="service_worker"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("me/", views.me, name="me"),
     path("save/", views.save, name="save"),
 ]

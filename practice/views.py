@@ -9,6 +9,7 @@ saves it to their history.
 
 import hashlib
 import json
+import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -17,7 +18,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.template.loader import get_template
+from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.csp import CSP
@@ -48,6 +49,7 @@ PAGE_FILES = (
     "js/table.js",
     "js/table-story.js",
     "js/table-connection.js",
+    "js/practice-records.js",
     "js/practice.js",
     "js/practice-worker.js",
     "icons/icon-192.png",
@@ -105,6 +107,9 @@ def offline() -> Offline:
 @ensure_csrf_cookie
 @csp_override(PRACTICE_CSP)
 def play(request: HttpRequest) -> HttpResponse:
+    """The practice page, with nobody in it whoever asks: its service worker keeps it on the device,
+    which may be shared, and shows it offline to whoever comes next. Who is logged in, the page asks
+    ``me``."""
     practice = offline()
     page = reverse("practice:play")
     config = {
@@ -119,8 +124,8 @@ def play(request: HttpRequest) -> HttpResponse:
         "bundleVersion": practice.bundle_version,
         "languageCode": settings.LANGUAGE_CODE,
         "languages": [[code, str(name)] for code, name in settings.LANGUAGES],
-        "player": request.user.username if request.user.is_authenticated else _("Guest"),
-        "loggedIn": request.user.is_authenticated,
+        "guest": _("Guest"),
+        "me": reverse("practice:me"),
         "save": reverse("practice:save"),
         "pace": {
             "bot": list(settings.BOT_PAUSE_SECONDS),
@@ -129,6 +134,17 @@ def play(request: HttpRequest) -> HttpResponse:
         },
     }
     return render(request, "practice/play.html", {"form": PracticeForm(), "config": config})
+
+
+@never_cache
+def me(request: HttpRequest) -> JsonResponse:
+    """Who is logged in (their id and name, or null) and the top bar's account links as the site's
+    other pages show them: what the practice page, kept on the device with nobody in it, asks
+    whenever it is online. Never kept, by the browser or the service worker."""
+    user = request.user
+    person = {"id": user.pk, "name": user.get_username()} if user.is_authenticated else None
+    account = render_to_string("base.html#account", request=request)
+    return JsonResponse({"person": person, "account": account})
 
 
 def service_worker(request: HttpRequest) -> HttpResponse:
@@ -183,7 +199,8 @@ def _refuse(message: str, status: int = 400) -> JsonResponse:
 def save(request: HttpRequest) -> JsonResponse:
     """Save a practice match played offline (JSON, see ``services.PracticeUpload``) once the engine has
     replayed it to its end: 201 with its history page's URL, 200 with it when saved before, 400 with
-    what is wrong, 403 for a visitor not logged in."""
+    what is wrong, 403 for a visitor not logged in, 429 (and when to try again) for a person who sent
+    too many."""
     if not request.user.is_authenticated:
         return _refuse(_("Log in to save a practice match to your history."), status=403)
     try:
@@ -193,11 +210,11 @@ def save(request: HttpRequest) -> JsonResponse:
     if announced > MAX_UPLOAD_BYTES or len(request.body) > MAX_UPLOAD_BYTES:
         return _refuse(_("The upload is too big: at most %(count)d bytes.") % {"count": MAX_UPLOAD_BYTES})
     try:
-        upload = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
-        return _refuse(_("The upload is not valid JSON."))
-    try:
-        match, created = services.practice_record(user=request.user, upload=upload)
+        match, created = services.practice_record(user=request.user, upload=request.body)
+    except services.PracticeThrottled as error:
+        response = _refuse(str(error), status=429)
+        response["Retry-After"] = str(math.ceil(error.wait))
+        return response
     except services.PracticeRefused as error:
         return _refuse(str(error))
     return JsonResponse({"url": reverse("history:match", args=[match.pk])}, status=201 if created else 200)

@@ -1,8 +1,8 @@
-from django.contrib import admin, messages
-from django.utils.translation import gettext, ngettext
+from django.contrib import admin
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.services import user_set_active
+from accounts.admin import may_ban, users_ban
 
 from .models import Seat, Table
 
@@ -22,22 +22,13 @@ class SeatInline(admin.TabularInline):
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
     """Moderation of tables: filter, search by host or player. Closing one (its match is aborted) is a
-    match's lifecycle: ``gameplay.admin`` adds that action."""
+    match's lifecycle: ``gameplay.admin`` adds that action. Read-only for everyone: a table changes
+    through its services (locked, its seats and the lobby told), never a form; made public, a private
+    table's replay would show every hand to everyone."""
 
     list_display = ("id", "game", "status", "is_private", "host", "turn_clock", "created_at", "started_at")
     list_filter = ("game", "status", "is_private", "created_at")
     search_fields = ("host__username", "seats__user__username")
-    readonly_fields = (
-        "game",
-        "options",
-        "host",
-        "invite_token",
-        "status",
-        "rematch_of",
-        "created_at",
-        "started_at",
-        "finished_at",
-    )
     fields = (
         "game",
         "options",
@@ -51,6 +42,7 @@ class TableAdmin(admin.ModelAdmin):
         "started_at",
         "finished_at",
     )
+    readonly_fields = fields
     inlines = [SeatInline]
     date_hierarchy = "created_at"
 
@@ -58,32 +50,55 @@ class TableAdmin(admin.ModelAdmin):
         queryset, _may_have_duplicates = super().get_search_results(request, queryset, search_term)
         return queryset.distinct(), False
 
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
     """Seats, for banning the player sitting there. Removing a player (a bot takes the seat, mid-match
-    too) is a match's lifecycle: ``gameplay.admin`` adds that action."""
+    too) is a match's lifecycle: ``gameplay.admin`` adds that action. Read-only for everyone, as tables."""
 
     list_display = ("table", "position", "user", "bot_level", "is_taken_over", "last_seen")
     list_filter = ("table__game", "table__status", "bot_level", "is_taken_over")
     search_fields = ("user__username", "table__id")
     list_select_related = ("table", "user")
-    readonly_fields = ("table", "position", "user", "reserved_for", "bot_level", "is_taken_over", "last_seen")
+    fields = (
+        "table",
+        "position",
+        "user",
+        "reserved_for",
+        "bot_level",
+        "is_taken_over",
+        "taken_over_at",
+        "last_seen",
+    )
+    readonly_fields = fields
     actions = ("deactivate_players",)
 
     def has_add_permission(self, request) -> bool:
         return False
 
-    @admin.action(description=_("Deactivate (ban) the players on the selected seats"), permissions=["change"])
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_ban_permission(self, request) -> bool:
+        return may_ban(request)
+
+    @admin.action(description=_("Deactivate (ban) the players on the selected seats"), permissions=["ban"])
     def deactivate_players(self, request, queryset):
-        banned = 0
-        for seat in queryset.filter(user__isnull=False, user__is_active=True).exclude(user=request.user):
-            user_set_active(user=seat.user, active=False)
-            self.log_change(request, seat.user, gettext("Deactivated from a table's seat."))
-            banned += 1
-        self.message_user(
+        """Ban the people on the seats, by the ban's one set of rules; its reaction (gameplay's) takes them
+        off every table in play."""
+        seats = queryset.filter(user__isnull=False).select_related("user")
+        why = gettext("Banned from seat %(position)d of table #%(table)d.")
+        users_ban(
+            self,
             request,
-            ngettext("%(count)d user deactivated.", "%(count)d users deactivated.", banned)
-            % {"count": banned},
-            messages.SUCCESS,
+            ((seat.user, why % {"position": seat.position, "table": seat.table_id}) for seat in seats),
         )

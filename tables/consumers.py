@@ -1,49 +1,334 @@
-"""Live lobby and waiting room: each connection re-renders its own fragment on every change."""
+"""Live pages' websockets: the lobby, and what every live page's socket has in common (the table's and
+waiting room's socket, in gameplay, builds on it).
 
+Each process has one place in the channel layer's groups for all its live pages of a kind
+(``ProcessNews``), rather than one per socket: a change is read from the channel layer once per
+process and handed to the pages there. Every socket has a budget of frames (``LiveConsumer``), and a
+person banned has their sockets closed at once, in every process (``tables.events.user_banned``).
+"""
+
+import asyncio
 import contextlib
+import logging
+import uuid
+from collections.abc import Iterable
+from functools import partial
 from urllib.parse import parse_qs
 
-from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
+from django.conf import settings
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from . import selectors
-from .events import LOBBY_GROUP
+from .events import LOBBY_GROUP, USERS_GROUP
 from .forms import BotForm
-from .fragments import SOCKET_CLOSED, FragmentRendering, scope_header
+from .fragments import FORBIDDEN, SOCKET_CLOSED, FragmentRendering, closing_notice, scope_header
+from .limits import TokenBucket
 from .models import Game
 
+logger = logging.getLogger(__name__)
 
-class FragmentConsumer(FragmentRendering, WebsocketConsumer):
-    """Joins a group and, on every change it hears of, sends the fragment rendered for this user."""
+TRY_AGAIN_LATER = 4013
+"""Closed for a retry: the channel layer is out of reach (1013's meaning, in the range a server may
+send), a close code the page's websocket reconnects after."""
 
-    def join(self, group: str) -> None:
-        self.group = group
-        async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
+TOO_MANY_FRAMES = 4029
+"""Closed for sending frames faster than any person plays (``SOCKET_FRAMES_PER_SECOND``,
+``SOCKET_FRAMES_BURST``; 429's meaning): the page says so and does not reconnect."""
 
-    def disconnect(self, code: int) -> None:
-        if getattr(self, "group", None):
-            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+TOO_MANY_FRAMES_WORDS = gettext_noop(
+    "This page sent too many messages too quickly, so its connection was closed. Reload the page to carry on."
+)
+BANNED_WORDS = gettext_noop("Your account has been deactivated: this page no longer updates.")
 
-    def send(self, text_data=None, bytes_data=None, close=False) -> None:
-        with contextlib.suppress(SOCKET_CLOSED):
-            super().send(text_data=text_data, bytes_data=bytes_data, close=close)
-
-    def receive(self, text_data=None, bytes_data=None) -> None:
-        """These pages only listen; anything sent is answered with an error, never acted on."""
-        self.send(text_data='{"error": "This connection only sends updates."}')
+off_thread = partial(database_sync_to_async, thread_sensitive=False)
+"""Reads, renders and moves run on a pool of threads (each with its own database connection), so
+one page's database round trips never hold up the others' updates."""
 
 
-class LobbyConsumer(FragmentConsumer):
-    def connect(self) -> None:
+class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
+    """A live page's socket. Its news comes through ``news``, handed over by its process's
+    ``ProcessNews``, rather than through a channel of its own; its frames spend a budget; whatever
+    ends the connection (the client leaving, a crash, the server shutting down), ``clean_up`` runs."""
+
+    closing = False
+    """Closed for good by the server: nothing more is read or sent but the disconnect."""
+    news: asyncio.Queue
+    frames: TokenBucket
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await self.serve(scope, receive, send)
+        except (RedisConnectionError, OSError):
+            # The channel layer went out of reach: close, so the page retries later, with a line in
+            # the log rather than a traceback for every try.
+            logger.warning("%s: the channel layer is out of reach.", scope["path"])
+            with contextlib.suppress(Exception):
+                await self.close(code=TRY_AGAIN_LATER)
+        finally:
+            await self.clean_up()
+
+    async def serve(self, scope, receive, send) -> None:
+        """``AsyncConsumer.__call__``, with the page's news read from ``news`` rather than from a
+        channel of this connection's own (its name still identifies the connection)."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = f"live-page.{uuid.uuid4().hex}"
+        self.base_send = send
+        self.news = asyncio.Queue()
+        self.frames = TokenBucket(settings.SOCKET_FRAMES_PER_SECOND, settings.SOCKET_FRAMES_BURST)
+        with contextlib.suppress(StopConsumer):
+            await await_many_dispatch([receive, self.news.get], self.dispatch)
+
+    async def dispatch(self, message: dict) -> None:
+        """``AsyncConsumer.dispatch`` without its ``aclose_old_connections``, a hop to the one shared
+        sync thread before every message (each viewer's every update). Nothing here touches the
+        database on the event loop: reads and moves run through ``off_thread``, which closes stale
+        connections on the thread it uses. Once the socket is closing, only its end is heard."""
+        if self.closing and message["type"] != "websocket.disconnect":
+            return
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def clean_up(self) -> None:
+        """Undo what ``connect`` did, once, whatever became of it."""
+
+    @property
+    def user_id(self) -> int | None:
+        return self.scope["user"].pk
+
+    async def websocket_receive(self, message: dict) -> None:
+        """Every frame spends from the connection's budget, whatever it says, before it is read."""
+        if not self.frames.take():
+            logger.warning("%s: too many frames, the connection is closed.", self.scope["path"])
+            await self.close_for_good(TOO_MANY_FRAMES, TOO_MANY_FRAMES_WORDS)
+            return
+        await super().websocket_receive(message)
+
+    async def close_for_good(self, code: int, words: str) -> None:
+        """Tell the page why, in its language, and close with ``code``, one the page does not reconnect
+        after (a page that reconnected at once would only be closed again)."""
+        self.closing = True
+        with translation.override(self.language):
+            await self.send_text(closing_notice(gettext(words)))
+        await self.close(code=code)
+
+    async def user_banned(self, event: dict) -> None:
+        """This page's person was banned: the page stops at once (a new one opens as nobody's)."""
+        await self.close_for_good(FORBIDDEN, BANNED_WORDS)
+
+    async def news_lost(self, event: dict) -> None:
+        """The channel layer went out of reach: close, so the page retries later."""
+        logger.warning("%s: the channel layer is out of reach.", self.scope["path"])
+        await self.close(code=TRY_AGAIN_LATER)
+
+    async def send_text(self, text: str) -> None:
+        if text:
+            with contextlib.suppress(SOCKET_CLOSED):
+                await self.send(text_data=text)
+
+
+class ProcessNews:
+    """This process's one place in the channel layer for its live pages of one kind, listening on a
+    channel of its own and handing what it hears to those pages, in order, through their ``news``.
+
+    It is in ``USERS_GROUP`` too, and closes every page of a person banned. Its heartbeat, every
+    ``PRESENCE_HEARTBEAT_SECONDS``, takes its place in its groups again: Redis forgets them when it
+    restarts.
+    """
+
+    prefix = "live"
+
+    def __init__(self) -> None:
+        self.channel = ""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.layer = None
+        self.listener: asyncio.Task | None = None
+        self.heartbeat: asyncio.Task | None = None
+
+    def groups(self) -> Iterable[str]:
+        """The groups this process's place belongs in."""
+        return [USERS_GROUP]
+
+    def pages(self) -> Iterable[LiveConsumer]:
+        """Every page this process hands news to."""
+        raise NotImplementedError
+
+    def forget_pages(self) -> None:
+        """Drop every page: they belong to an event loop or channel layer no longer listened to."""
+        raise NotImplementedError
+
+    def heard(self, message: dict) -> None:
+        """Hand ``message`` (news of the pages' kind) to the pages it concerns."""
+        raise NotImplementedError
+
+    def _listens(self, loop: asyncio.AbstractEventLoop, layer) -> bool:
+        listening = self.listener is not None and not self.listener.done()
+        return listening and self.loop is loop and self.layer is layer
+
+    async def _listening(self, layer) -> None:
+        """Start the listener for this event loop and channel layer, once."""
+        loop = asyncio.get_running_loop()
+        if self._listens(loop, layer):
+            return
+        channel = await layer.new_channel(self.prefix)
+        if self._listens(loop, layer):
+            return  # another page started it meanwhile
+        if self.loop is not loop or self.layer is not layer:
+            # Pages of another event loop or channel layer (a test's) hear nothing more.
+            self.forget_pages()
+            if self.listener is not None and self.loop is loop:
+                self.listener.cancel()
+                self.heartbeat.cancel()
+        self.loop, self.layer, self.channel = loop, layer, channel
+        self.listener = loop.create_task(self._listen(layer, channel))
+        self.heartbeat = loop.create_task(self._beat(layer))
+        await self._join_groups(layer)
+
+    async def _join_groups(self, layer) -> None:
+        for group in self.groups():
+            await layer.group_add(group, self.channel)
+
+    async def _listen(self, layer, channel: str) -> None:
+        while True:
+            try:
+                message = await layer.receive(channel)
+            except Exception:
+                # Deaf to the news: the pages reconnect once the channel layer is back.
+                logger.warning("%s: the news could not be read.", self.prefix, exc_info=True)
+                self._tell_all({"type": "news.lost"})
+                await asyncio.sleep(1)
+                continue
+            if message.get("type") == "user.banned":
+                self._tell_person(message)
+            else:
+                self.heard(message)
+
+    def _tell_all(self, message: dict) -> None:
+        for page in self.pages():
+            page.news.put_nowait(message)
+
+    def _tell_person(self, message: dict) -> None:
+        for page in self.pages():
+            if page.user_id is not None and page.user_id == message.get("user"):
+                page.news.put_nowait(message)
+
+    async def _beat(self, layer) -> None:
+        while True:
+            await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
+            try:
+                async with asyncio.timeout(settings.PRESENCE_HEARTBEAT_SECONDS):
+                    await self._beat_once(layer)
+            except Exception:
+                # Out of touch with Redis: the pages close and reconnect once it is back.
+                logger.warning("%s: the heartbeat failed.", self.prefix, exc_info=True)
+                self._tell_all({"type": "news.lost"})
+
+    async def _beat_once(self, layer) -> None:
+        await self._join_groups(layer)
+
+
+class LobbyNews(ProcessNews):
+    """The lobby's pages in this process. A change to the lobby is read and rendered here once per
+    game filter and language among them, not once per page; changes that come while it renders are
+    rendered together, once, after it."""
+
+    prefix = "lobby"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.viewers: set[LobbyConsumer] = set()
+        self.refreshing: asyncio.Task | None = None
+        self.behind = False
+        """A change came that the lists being rendered (if any) may not show."""
+
+    def groups(self) -> Iterable[str]:
+        return [USERS_GROUP, LOBBY_GROUP]
+
+    def pages(self) -> Iterable[LiveConsumer]:
+        return list(self.viewers)
+
+    def forget_pages(self) -> None:
+        self.viewers = set()
+        self.refreshing = None
+
+    async def join(self, layer, viewer: "LobbyConsumer") -> None:
+        await self._listening(layer)
+        self.viewers.add(viewer)
+
+    def leave(self, viewer: "LobbyConsumer") -> None:
+        self.viewers.discard(viewer)
+
+    def heard(self, message: dict) -> None:
+        self.behind = True
+        if self.refreshing is None or self.refreshing.done():
+            self.refreshing = asyncio.ensure_future(self._refresh())
+
+    async def _refresh(self) -> None:
+        while self.behind and self.viewers:
+            self.behind = False
+            wanted = {(viewer.game, viewer.language) for viewer in self.viewers}
+            try:
+                lists = await off_thread(lobby_lists)(wanted)
+            except Exception:
+                logger.warning("The lobby could not be read.", exc_info=True)
+                return
+            for viewer in list(self.viewers):
+                if text := lists.get((viewer.game, viewer.language)):
+                    viewer.news.put_nowait({"type": "lobby.list", "text": text})
+
+
+def lobby_lists(wanted: set[tuple[str | None, str]]) -> dict[tuple[str | None, str], str]:
+    """The lobby's list of open tables for each (game filter, language) in ``wanted``: one read per
+    game filter, one render per language. The list holds nothing of its viewer (no form, no token,
+    the same links for everyone), so one render serves every page with the same filter and language."""
+    tables = {game: list(selectors.open_tables(game=game)) for game in {game for game, _language in wanted}}
+    lists = {}
+    for game, language in wanted:
+        with translation.override(language):
+            lists[game, language] = render_to_string("tables/lobby.html#table-list", {"tables": tables[game]})
+    return lists
+
+
+LOBBY_NEWS = LobbyNews()
+
+
+class LobbyConsumer(LiveConsumer):
+    """The lobby's list of open tables, kept up to date; the page only listens."""
+
+    game: str | None = None
+
+    async def connect(self) -> None:
         game = parse_qs(self.scope.get("query_string", b"").decode()).get("game", [""])[0]
         self.game = game if game in Game.values else None
-        self.join(LOBBY_GROUP)
-        self.accept()
+        try:
+            await LOBBY_NEWS.join(self.channel_layer, self)
+        except Exception:
+            logger.warning("The lobby: the channel layer is out of reach.")
+            await self.close(code=TRY_AGAIN_LATER)
+            return
+        await self.accept()
 
-    def lobby_changed(self, event: dict) -> None:
-        tables = selectors.open_tables(game=self.game)
-        self.send(text_data=self.render("tables/lobby.html#table-list", {"tables": tables}))
+    async def clean_up(self) -> None:
+        LOBBY_NEWS.leave(self)
+
+    async def lobby_list(self, event: dict) -> None:
+        await self.send_text(event["text"])
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        """This page only listens; anything sent is answered with an error, never acted on."""
+        await self.send_text('{"error": "This connection only sends updates."}')
 
 
 def room_context(table, scope) -> dict:

@@ -1,6 +1,7 @@
 """Rendering a page's fragments for a websocket, in the language and as the user of the page that
 opened it. Shared by every live page (the lobby, the waiting room, the table)."""
 
+import json
 from functools import cached_property
 from urllib.parse import parse_qs
 
@@ -8,14 +9,27 @@ from autobahn.exception import Disconnected
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
 
 FORBIDDEN = 4403
-"""The close code for a websocket its user may not open (a private table, say)."""
+"""The close code for a websocket its user may not open (a private table, say), or may no longer keep
+open (a person banned while the page was open)."""
 
 SOCKET_CLOSED = Disconnected
 """What Daphne raises when an update goes out on a socket its page has just closed: the page's
 disconnect is already on its way (and with it the connection's cleanup), so the update is dropped."""
+
+
+def closing_notice(words: str) -> str:
+    """A frame that puts ``words`` at the top of the live page that opened the socket (the lobby, a
+    waiting room, a table: each has ``#main``), sent just before the socket is closed for good."""
+    notice = format_html(
+        '<ul class="messages" role="alert" data-testid="socket-closed">'
+        '<li class="message message-error">{}</li></ul>',
+        words,
+    )
+    return json.dumps({"content": notice, "target": "#main", "swap": "afterbegin"})
 
 
 def scope_header(scope, name: bytes) -> str:

@@ -44,34 +44,43 @@ _SPEND = """
 local tokens = tonumber(redis.call('HGET', KEYS[1], 't'))
 local stamp = tonumber(redis.call('HGET', KEYS[1], 's'))
 local now, rate, burst, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local owe = ARGV[5] == '1'
 if tokens == nil then tokens, stamp = burst, now end
 tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
 local wait = 0
-if tokens >= cost then tokens = tokens - cost else wait = (cost - tokens) / rate end
+if tokens >= cost or owe then tokens = tokens - cost else wait = (cost - tokens) / rate end
 redis.call('HSET', KEYS[1], 't', tostring(tokens), 's', tostring(now))
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
+-- left alone until it is full again, the bucket is forgotten
+redis.call('EXPIRE', KEYS[1], math.ceil((burst - tokens) / rate) + 1)
 return tostring(wait)
 """
 
 _local_lock = threading.Lock()
 
 
-def spend(key: str, *, rate: float, burst: float, cost: float = 1.0) -> float:
+def spend(key: str, *, rate: float, burst: float, cost: float = 1.0, owe: bool = False) -> float:
     """Take ``cost`` tokens from the bucket named ``key`` (shared by every process): 0 when taken,
-    else how many seconds until the bucket holds them (nothing is taken then)."""
+    else how many seconds until the bucket holds them (nothing is taken then). With ``owe`` they are
+    taken whatever the bucket holds: it may go below zero (a charge after the fact, for work that
+    turned out to be abuse), and refills from there. ``cost=0`` asks whether the bucket is in debt."""
     cache = caches["default"]
     full_key = f"limit:{key}"
-    keep = math.ceil(burst / rate) + 1  # a bucket left alone this long is full again: forget it
     now = time.time()
     if isinstance(cache, RedisCache):
         client = cache._cache.get_client(write=True)
-        wait = client.eval(_SPEND, 1, cache.make_and_validate_key(full_key), now, rate, burst, cost, keep)
+        redis_key = cache.make_and_validate_key(full_key)
+        wait = client.eval(_SPEND, 1, redis_key, now, rate, burst, cost, "1" if owe else "0")
         return float(wait)
     with _local_lock:
         tokens, stamp = cache.get(full_key, (burst, now))
         tokens = min(burst, tokens + max(0.0, now - stamp) * rate)
-        wait = 0.0 if tokens >= cost else (cost - tokens) / rate
+        wait = 0.0 if tokens >= cost or owe else (cost - tokens) / rate
         if not wait:
             tokens -= cost
-        cache.set(full_key, (tokens, now), keep)
+        cache.set(full_key, (tokens, now), math.ceil((burst - tokens) / rate) + 1)  # until full again
     return wait
+
+
+def forget(key: str) -> None:
+    """Drop the bucket named ``key`` (whatever it held, it is full again)."""
+    caches["default"].delete(f"limit:{key}")

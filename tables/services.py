@@ -174,6 +174,22 @@ def seat_take(*, table_id: int, user, position: int | None = None, token: str | 
     return _seat_take(table_lock(table_id), user, position, token)
 
 
+def _stand_up(table: Table, seat: Seat) -> None:
+    """The person on ``seat`` stands up before the match starts. A leaving host hands the table on, or
+    closes it if alone. Holding the table's lock and the seat's."""
+    leaving = seat.user_id
+    seat.user = None
+    seat.save(update_fields=["user"])
+    if table.host_id == leaving:
+        heir = table.seats.filter(user__isnull=False).order_by("position").first()
+        if heir is None:
+            table_mark_closed(table)
+        else:
+            table.host_id = heir.user_id
+            table.save(update_fields=["host"])
+    events.table_changed(table.pk)
+
+
 @transaction.atomic(durable=True)
 def seat_leave(*, table_id: int, user) -> None:
     """Stand up before the match starts. A leaving host hands the table on, or closes it if alone."""
@@ -182,16 +198,7 @@ def seat_leave(*, table_id: int, user) -> None:
     seat = table.seats.select_for_update().filter(user=user).first()
     if seat is None:
         raise TableError(_("You are not sitting at this table."))
-    seat.user = None
-    seat.save(update_fields=["user"])
-    if table.host_id == user.pk:
-        heir = table.seats.filter(user__isnull=False).order_by("position").first()
-        if heir is None:
-            table_mark_closed(table)
-        else:
-            table.host_id = heir.user_id
-            table.save(update_fields=["host"])
-    events.table_changed(table.pk)
+    _stand_up(table, seat)
 
 
 def _host_edit_seat(table_id: int, by, position: int | None, edit: Callable[[Seat], None]) -> Seat:
@@ -310,6 +317,17 @@ def table_mark_closed(table: Table) -> None:
     table.finished_at = timezone.now()
     table.save(update_fields=["status", "finished_at"])
     events.table_changed(table.pk)
+
+
+def seat_vacate(table: Table, *, user_id: int) -> None:
+    """A banned person leaves a table still waiting: they stand up (as ``seat_leave``) and no seat is kept
+    for them any more. Inside the caller's transaction, holding the table's lock."""
+    kept = table.seats.filter(reserved_for_id=user_id).update(reserved_for=None)
+    seat = table.seats.select_for_update().filter(user_id=user_id).first()
+    if seat is not None:
+        _stand_up(table, seat)
+    elif kept:
+        events.table_changed(table.pk)
 
 
 def seat_give_to_bot(table: Table, position: int) -> Seat:

@@ -1,5 +1,6 @@
 """The production shape (`manage.py prod`: nginx, two Daphne processes, a Celery worker with beat) boots,
-plays a match against a bot to its end through nginx, and serves static files compressed and cached."""
+plays a match against a bot to its end through nginx, serves static files compressed and cached, spreads
+the lobby's sockets over its servers and counts logins by the address nginx saw."""
 
 import http.cookiejar
 import json
@@ -10,10 +11,16 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+from axes.models import AccessAttempt
 from django.conf import settings
 from websockets.sync.client import connect
 
@@ -25,13 +32,26 @@ from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 VERSION = re.compile(r'name="version" value="(\d+)"')
+LOGIN_LIMIT = 3
 
 
-@pytest.fixture
-def production(tmp_path):
-    """The shape on free ports, on the test database, its own Celery queue; stopped with its process group."""
+@dataclass(frozen=True)
+class Shape:
+    address: str
+    """nginx's ``host:port``."""
+    daphne_ports: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return self.address
+
+
+@pytest.fixture(scope="module")
+def production(django_db_setup, tmp_path_factory) -> Iterator[Shape]:
+    """The shape on free ports, on the test database, its own Celery queue; stopped with its process
+    group. Booted once for the module's tests (each cleans the database after itself as usual)."""
     if not NGINX:
         pytest.skip("nginx is not installed (apt-get install nginx-light).")
+    tmp_path = tmp_path_factory.mktemp("production")
     port, base = free_port(), free_ports(2)  # the two Daphnes listen on base and base + 1
     env = site_env(
         SECRET_KEY=settings.SECRET_KEY,  # the session this test signs in with is signed with it
@@ -39,6 +59,10 @@ def production(tmp_path):
         STATIC_ROOT=str(tmp_path / "static"),
         BOT_PAUSE_SECONDS="0,0.01",
         ROUND_PAUSE_SECONDS="0.05",
+        LOGIN_ATTEMPTS_LIMIT=str(LOGIN_LIMIT),
+        # The match below is played at machine speed, far faster than any person sends frames.
+        SOCKET_FRAMES_PER_SECOND="10000",
+        SOCKET_FRAMES_BURST="10000",
     )
     ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / "production-shape.log").open("w")
@@ -55,7 +79,7 @@ def production(tmp_path):
         wait_for_port(port, shape, timeout=120)
         for daphne in (base, base + 1):
             wait_for_port(daphne, shape, timeout=60)
-        yield f"127.0.0.1:{port}"
+        yield Shape(f"127.0.0.1:{port}", (base, base + 1))
     finally:
         os.killpg(shape.pid, signal.SIGTERM)
         try:
@@ -128,3 +152,47 @@ def test_static_files_come_compressed_with_far_future_caching(production):
         assert response.headers["Content-Encoding"] == "gzip"
         assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         assert response.headers["Server"].startswith("nginx")  # from disk, not through Python
+
+
+def established_to(port: int) -> int:
+    """How many TCP connections to ``port`` of this machine are open (Linux's own table of them)."""
+    count = 0
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        _slot, local, _remote, state, *_rest = line.split()
+        if int(local.rsplit(":", 1)[1], 16) == port and state == "01":  # 01: ESTABLISHED
+            count += 1
+    return count
+
+
+def test_lobby_sockets_are_spread_over_the_servers(production):
+    if not Path("/proc/net/tcp").exists():
+        pytest.skip("Counts connections in Linux's /proc/net/tcp.")
+    before = {port: established_to(port) for port in production.daphne_ports}
+    origin = {"Origin": f"http://{production}"}
+    with ExitStack() as sockets:
+        for _ in range(6):
+            sockets.enter_context(connect(f"ws://{production}/ws/lobby/", additional_headers=origin))
+        gained = {port: established_to(port) - before[port] for port in production.daphne_ports}
+    assert all(count >= 2 for count in gained.values()), gained  # not all six on one server
+
+
+def test_a_forged_x_forwarded_for_does_not_dodge_the_login_limit(production):
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    login = f"http://{production}/accounts/login/"
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', browser.open(login).read().decode())
+
+    def log_in(username: str, forged: str) -> int:
+        form = {"csrfmiddlewaretoken": token.group(1), "username": username, "password": "wrong-password"}
+        request = urllib.request.Request(
+            login, data=urllib.parse.urlencode(form).encode(), headers={"X-Forwarded-For": forged}
+        )
+        try:
+            return browser.open(request).status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    # Each try another account, each claiming to come from another address: one address all the same.
+    for n in range(LOGIN_LIMIT):
+        log_in(f"victim{n}", f"198.51.100.{n + 1}")
+    assert log_in("one-more", "198.51.100.99") == 429
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"127.0.0.1"}

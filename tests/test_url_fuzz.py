@@ -6,6 +6,7 @@ numbers, path separators. Each is sent by GET and POST, anonymously, as a player
 """
 
 import copy
+import logging
 import re
 from collections.abc import Iterator
 from urllib.parse import quote
@@ -171,6 +172,21 @@ def test_a_nul_in_the_path_query_cookies_or_headers_is_a_bad_request(client, db)
     assert client.post("/accounts/login/", login, HTTP_USER_AGENT="a\x00b").status_code == 400
     client.cookies["sessionid"] = "abcdefgh\x00ijkl"
     assert client.get("/").status_code == 400
+
+
+def test_a_nul_is_logged_in_one_line_without_a_traceback(client, db, caplog):
+    """A scanner sending NULs must not fill the log with tracebacks: one warning line per request,
+    saying where the NUL was, itself escaped."""
+    with caplog.at_level(logging.WARNING):
+        assert client.get("/players/%00/").status_code == 400
+        assert client.get("/", HTTP_USER_AGENT="a\x00b").status_code == 400
+    assert [(record.name, record.levelname, record.exc_info) for record in caplog.records] == [
+        ("django.request", "WARNING", None),
+        ("django.request", "WARNING", None),
+    ]
+    path, header = (record.getMessage() for record in caplog.records)
+    assert path == "Bad request (NUL character in the path.): /players/\\x00/"
+    assert header == "Bad request (NUL character in the header USER_AGENT.): /"
 
 
 @hypothesis_settings(

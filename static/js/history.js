@@ -4,7 +4,8 @@
 // control that was used and what happened is read out. Play steps forward on its own at the
 // chosen speed, each step once the last has arrived, and stops at the end; its steps replace the
 // browser's history entry rather than add one each, so Back leaves the replay (a step chosen by
-// hand still adds one).
+// hand still adds one). A step refused as too fast says so in the step's notice line; Play tries
+// again at its pace.
 (() => {
   "use strict";
 
@@ -70,7 +71,6 @@
     if (autoStep) {
       event.detail.history.type = "replace";
     }
-    autoStep = false;
   });
 
   function toggle() {
@@ -122,7 +122,10 @@
     }
   });
 
+  // Reset here rather than on the history update: a step refused as too fast (429) is shown in the
+  // step's notice line, with no history update.
   document.addEventListener("htmx:after:swap", () => {
+    autoStep = false;
     const step = document.getElementById("replay-step");
     if (!step) {
       return;

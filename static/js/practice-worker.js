@@ -65,10 +65,10 @@ function step() {
   answer(html);
 }
 
-function open(record, language) {
+function open(record, language, player) {
   clearTimeout(timer);
   table?.destroy();
-  table = runtime.open_table(record, language, config.player, JSON.stringify(config.pace));
+  table = runtime.open_table(record, language, player, JSON.stringify(config.pace));
   postMessage({ type: "page", html: table.page(), finished: table.finished });
   report();
 }
@@ -111,11 +111,11 @@ const handlers = {
       message.fastBots,
       config.bundleVersion,
     );
-    open(record, message.language);
+    open(record, message.language, message.player);
   },
   open(message) {
     try {
-      open(message.record, message.language);
+      open(message.record, message.language, message.player);
     } catch (error) {
       postMessage({ type: "unreplayable", id: message.id, error: String(error.message ?? error) });
     }

@@ -3,12 +3,15 @@
 // page hands htmx a PracticeSocket that talks to a Web Worker running the server's own Python
 // (static/js/practice-worker.js). The first visit puts every file the practice needs into the
 // device's cache (a progress bar shows the bytes); the match's record (options, seed, moves) is kept
-// in localStorage after every move, so a reload, even offline, resumes exactly where it was.
+// in localStorage after every move, so a reload, even offline, resumes exactly where it was. The
+// records are the person's who played them (static/js/practice-records.js); the page, kept with nobody
+// in it, asks the server who is logged in whenever it is online, else trusts the last answer.
 (() => {
   "use strict";
 
-  const CURRENT = "practice.current";
-  const PAST = "practice.past";
+  const records = window.practiceRecords;
+  const currentKey = () => records.key("current");
+  const pastKey = () => records.key("past");
   const KEPT = 50;
 
   const config = JSON.parse(document.getElementById("practice-config").textContent);
@@ -65,14 +68,14 @@
 
   function past() {
     try {
-      return JSON.parse(localStorage.getItem(PAST)) ?? [];
+      return JSON.parse(localStorage.getItem(pastKey())) ?? [];
     } catch {
       return [];
     }
   }
 
   function keepPast(entries) {
-    localStorage.setItem(PAST, JSON.stringify(entries.slice(0, KEPT)));
+    localStorage.setItem(pastKey(), JSON.stringify(entries.slice(0, KEPT)));
     showPast();
   }
 
@@ -125,6 +128,32 @@
     );
     section.hidden = entries.length === 0;
   }
+
+  // --- Who is here ------------------------------------------------------------------------------
+
+  /** The name the person plays under at the table. */
+  const playerName = () => records.person()?.name ?? config.guest;
+
+  /** Ask the server who is logged in (never kept: this page is, with nobody in it): that person's
+   * records are the ones shown, anyone else's are removed, and the top bar gets their links. Offline,
+   * or with no answer in a few seconds, the person last seen here. */
+  async function learnWhoIsHere() {
+    try {
+      const signal = AbortSignal.timeout(5000);
+      const response = await fetch(config.me, { credentials: "same-origin", signal });
+      if (!response.ok) return;
+      const answer = await response.json();
+      records.loggedIn(answer.person);
+      const links = document.createElement("template");
+      links.innerHTML = answer.account;
+      $("practice-account")?.replaceWith(links.content);
+      showPast();
+    } catch {
+      // Offline: the person last seen logged in here, if any.
+    }
+  }
+
+  const identity = learnWhoIsHere();
 
   // --- Getting ready: the files on the device, then Python in the worker --------------------------
 
@@ -262,12 +291,13 @@
   let lastChoice = null;
   function start(choice) {
     lastChoice = choice;
-    worker.postMessage({ type: "new", language, ...choice });
+    worker.postMessage({ type: "new", language, player: playerName(), ...choice });
   }
 
   function resumeOrWait() {
-    const current = localStorage.getItem(CURRENT);
-    if (current) worker.postMessage({ type: "open", record: current, language, id: "current" });
+    const current = localStorage.getItem(currentKey());
+    if (!current) return;
+    worker.postMessage({ type: "open", record: current, language, player: playerName(), id: "current" });
   }
 
   let shownFinished = false;
@@ -276,13 +306,16 @@
   function heard(event) {
     const message = event.data;
     if (message.type === "booted") {
-      ready = true;
-      status(words.ready);
-      $("practice-start").disabled = false;
-      root.dataset.booted = Math.round(message.ms);
       root.dataset.bootPhases = JSON.stringify(message.phases);
-      if (pending) pending();
-      else resumeOrWait();
+      // Whose match to resume, and whose name to play under, once the server has said who is here.
+      identity.then(() => {
+        ready = true;
+        status(words.ready);
+        $("practice-start").disabled = false;
+        root.dataset.booted = Math.round(message.ms);
+        if (pending) pending();
+        else resumeOrWait();
+      });
     } else if (message.type === "page") {
       shownFinished = message.finished;
       finished = null;
@@ -292,12 +325,12 @@
     } else if (message.type === "record") {
       const record = JSON.parse(message.record);
       if (message.finished) {
-        localStorage.removeItem(CURRENT);
+        localStorage.removeItem(currentKey());
         rememberFinished(record, message.result);
         finished = record;
         offerSave();
       } else {
-        localStorage.setItem(CURRENT, message.record);
+        localStorage.setItem(currentKey(), message.record);
       }
     } else if (message.type === "unreplayable") {
       keepUnreplayable(message.id);
@@ -313,8 +346,8 @@
   /** A record this version can no longer replay: kept in the list as it ended, and said so. */
   function keepUnreplayable(id) {
     if (id === "current") {
-      const record = JSON.parse(localStorage.getItem(CURRENT));
-      localStorage.removeItem(CURRENT);
+      const record = JSON.parse(localStorage.getItem(currentKey()));
+      localStorage.removeItem(currentKey());
       keepPast([{ id: `${record.seed}`, record, result: "", kept: words.kept }, ...past()]);
       status(words.kept);
       return;
@@ -332,7 +365,7 @@
     const record = finished;
     if (!button || !record) return;
     const entry = past().find((candidate) => candidate.id === `${record.seed}`);
-    button.hidden = !config.loggedIn || Boolean(entry?.saved);
+    button.hidden = !records.person() || Boolean(entry?.saved);
     button.dataset.seed = `${record.seed}`;
     if (entry?.saved) said(words.saved, entry.saved);
   }
@@ -390,15 +423,18 @@
     if (!control) return;
     if (control.dataset.open) {
       const entry = past().find((candidate) => candidate.id === control.dataset.open);
-      if (entry) worker.postMessage({ type: "open", record: JSON.stringify(entry.record), language, id: entry.id });
+      if (entry) {
+        const record = JSON.stringify(entry.record);
+        worker.postMessage({ type: "open", record, language, player: playerName(), id: entry.id });
+      }
     } else if (control.dataset.practice === "again") {
       if (lastChoice) start(lastChoice);
       else showSetup();
     } else if (control.dataset.practice === "save") {
       save(control);
     } else if (control.dataset.practice === "leave") {
-      if (shownFinished || !localStorage.getItem(CURRENT) || window.confirm(words.leave)) {
-        localStorage.removeItem(CURRENT);
+      if (shownFinished || !localStorage.getItem(currentKey()) || window.confirm(words.leave)) {
+        localStorage.removeItem(currentKey());
         showSetup();
       }
     }

@@ -4,9 +4,20 @@
 // the end of a backoff that may have grown to a minute. A move made without a connection is
 // refused at once, aloud, and its card put back, rather than queued and sent later against a table
 // that has moved on; a move the server does not answer is said to be in doubt, and the socket
-// that swallowed it replaced.
+// that swallowed it replaced. A socket the server closes for good (too many frames, a ban) is not
+// reopened: the server said why at the top of the page, and a move is answered with that.
 (() => {
   "use strict";
+
+  /** Close codes after which the server would only close a new socket again: 4029, too many frames
+   * too quickly (tables.consumers.TOO_MANY_FRAMES); 4403, not allowed here, or no longer (a ban). */
+  const CLOSED_FOR_GOOD = [4029, 4403];
+  /** hx-ws reopens a socket closed with these (its own list, and 4013: closed for a retry while the
+   * server cannot reach its channel layer, tables.consumers.TRY_AGAIN_LATER). */
+  htmx.config.ws = {
+    ...htmx.config.ws,
+    reconnectCodes: [1001, 1005, 1006, 1011, 1012, 1013, 1014, 4013],
+  };
 
   const BACK_SHOWN_MS = 2500;
   /** Every move is answered (the new table, or why not); a socket that stays silent longer after
@@ -24,6 +35,9 @@
   let troubled = false;
   let quietTimer = null;
   let leaving = false;
+  /** Whether the server closed the socket for good, and the words it said why. */
+  let ended = false;
+  let endedWords = "";
 
   /** Say how the connection stands: "offline", "reconnecting", "back" or "" (all is well). */
   function show(state) {
@@ -55,10 +69,10 @@
   }
 
   window.addEventListener("offline", () => {
-    if (!local()) show("offline");
+    if (!local() && !ended) show("offline");
   });
   window.addEventListener("online", () => {
-    if (local()) return;
+    if (local() || ended) return;
     show("reconnecting");
     reconnectNow();
   });
@@ -74,9 +88,28 @@
   });
   window.addEventListener("pagehide", () => (leaving = true));
 
-  document.addEventListener("htmx:ws:close", () => {
+  document.addEventListener("htmx:ws:close", (event) => {
+    if (CLOSED_FOR_GOOD.includes(event.detail.code)) {
+      ended = true;
+      clearTimeout(answerTimer);
+      // The server's words came just before the close, put at the top of the page: once they are
+      // in, they move to the table's banner, where its connection is told of.
+      event.detail.connection.receiving.then(() => {
+        const closed = document.querySelector("[data-testid=socket-closed]");
+        endedWords = closed?.textContent.trim() ?? "";
+        closed?.remove();
+        show("");
+        const notice = banner();
+        if (notice) {
+          notice.textContent = endedWords;
+          notice.dataset.state = "closed";
+        }
+        table()?.classList.add("is-offline");
+      });
+      return;
+    }
     // A hidden tab's socket is closed on purpose, and reopens when the tab is shown.
-    if (leaving || document.hidden || local()) return;
+    if (leaving || document.hidden || local() || ended) return;
     show(navigator.onLine ? "reconnecting" : "offline");
   });
   /** Put a notice on the table (a fresh element, so it shows and fades anew). */
@@ -115,6 +148,14 @@
     event.detail.cancelled = true;
     if (!troubled) show(navigator.onLine ? "reconnecting" : "offline");
     tell(banner()?.dataset.unsent);
+    document.dispatchEvent(new CustomEvent("table:unsent"));
+  });
+
+  // A move made once the server closed the socket for good (hx-ws has no connection to send it on):
+  // refused with the words the server gave, and its card put back.
+  document.addEventListener("htmx:ws:error", () => {
+    if (!ended) return;
+    tell(endedWords);
     document.dispatchEvent(new CustomEvent("table:unsent"));
   });
 })();

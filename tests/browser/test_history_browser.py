@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.db import connection
+from django.template.loader import render_to_string
 from playwright.sync_api import Browser, Page, expect
 
 from gameplay.models import Match
@@ -166,3 +167,41 @@ def test_a_long_replay_plays_by_itself_at_the_chosen_speed_and_pauses(browser: B
     page.keyboard.press("ArrowLeft")
     expect(play).to_have_attribute("aria-pressed", "false")
     page.screenshot(path=ARTIFACTS / "history-replay-player-en.png", full_page=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_step_refused_as_too_fast_says_why_and_the_next_one_shows(browser: Browser, live_server_url: str):
+    """The server refuses steps asked for too fast (429, as ``history.views._too_fast`` answers htmx):
+    the step on screen and the address stay, the refusal shows in the step's notice line, and once
+    Play is paused the step asked for by hand is shown (not dropped as Play's own)."""
+    match = off_loop(played_match)
+    last = match.moves.count() + match.rounds.count() - 1
+    refusal = {
+        "status": 429,
+        "headers": {
+            "HX-Retarget": "#replay-notice",
+            "HX-Reswap": "innerHTML",
+            "HX-Push-Url": "false",
+            "Retry-After": "1",
+        },
+        "content_type": "text/html; charset=utf-8",
+        "body": render_to_string("history/replay_too_fast.html#why", {"match": match, "seconds": 1}),
+    }
+    page = browser.new_context(locale="en-GB", viewport={"width": 375, "height": 667}).new_page()
+    log_in(page, live_server_url, "ana")
+    page.goto(f"{live_server_url}/matches/{match.pk}/replay/")
+    refused = re.compile(r"/replay/\?step=1$")
+    page.route(refused, lambda route: route.fulfill(**refusal))
+    page.get_by_test_id("replay-speed").select_option("400")
+    with page.expect_response(refused):
+        page.get_by_test_id("replay-play").click()
+    notice = page.get_by_test_id("replay-notice")
+    expect(notice).to_have_text("That is faster than anyone watches a replay: wait a second and go on.")
+    expect(counter(page)).to_have_text(f"Step 0 of {last}")
+    expect(page).to_have_url(re.compile(r"/replay/$"))
+    page.keyboard.press("p")
+    expect(page.get_by_test_id("replay-play")).to_have_attribute("aria-pressed", "false")
+    page.unroute(refused)
+    page.keyboard.press("ArrowRight")
+    expect(counter(page)).to_have_text(f"Step 1 of {last}")
+    expect(notice).to_be_empty()

@@ -12,6 +12,7 @@ from practice.management.commands.practicebench import take_turn
 from tests.browser.conftest import log_in, off_loop
 from tests.conftest import ARTIFACTS
 from tests.factories import make_user
+from tests.practice.helpers import forget_upload_budgets
 
 PHONE = {"width": 375, "height": 667}
 READY = {"en-GB": "Ready offline", "ro-RO": "Gata și fără conexiune"}
@@ -134,9 +135,10 @@ def test_practice_installs_then_plays_offline_to_the_end_and_resumes(
     start(page, second_game, players)
     play_to_end(page)
     page.screenshot(path=ARTIFACTS / f"practice-{locale}-{second_game}-over.png")
-    # From the first Start to the last match's end, the only try at the network was the reload's
-    # (a page reloads from the network when it can); the service worker answered it from the device.
-    assert left == [f"{live_server_url}/practice/"]
+    # From the first Start to the last match's end, the only tries at the network were the reload's
+    # (a page reloads from the network when it can; the service worker answered it from the device)
+    # and the page's question of who is logged in (offline, the person last seen here).
+    assert left == [f"{live_server_url}/practice/", f"{live_server_url}/practice/me/"]
     past = page.get_by_test_id("practice-past").locator("li")
     expect(past).to_have_count(2)
     page.get_by_test_id("practice-new").click()
@@ -150,6 +152,7 @@ def test_practice_installs_then_plays_offline_to_the_end_and_resumes(
 def test_a_finished_practice_match_is_saved_to_history_and_a_tampered_one_refused(
     browser: Browser, live_server_url: str
 ):
+    forget_upload_budgets()
     off_loop(make_user, "ana")
     context = browser.new_context(locale="en-GB", viewport=PHONE)
     page = context.new_page()
@@ -169,7 +172,7 @@ def test_a_finished_practice_match_is_saved_to_history_and_a_tampered_one_refuse
     save.click()
     expect(page.get_by_test_id("practice-saved")).to_contain_text("Saved to your history.", timeout=20_000)
     expect(save).to_be_hidden()  # saved once; a second try would keep the one match anyway
-    record = json.loads(page.evaluate("() => localStorage.getItem('practice.past')"))[0]["record"]
+    record = json.loads(page.evaluate("() => localStorage.getItem(practiceRecords.key('past'))"))[0]["record"]
 
     tampered = {**record, "actions": [*record["actions"][:-3], *record["actions"][-2:]]}
     answer = page.evaluate(
@@ -185,7 +188,8 @@ def test_a_finished_practice_match_is_saved_to_history_and_a_tampered_one_refuse
 
     # A match this version cannot replay (as an older version's might be) is kept, and said so.
     broken = {**record, "seed": record["seed"] + 1, "actions": [{"type": "play", "card": "XR"}]}
-    page.evaluate("(record) => localStorage.setItem('practice.current', JSON.stringify(record))", broken)
+    keep = "(record) => localStorage.setItem(practiceRecords.key('current'), JSON.stringify(record))"
+    page.evaluate(keep, broken)
     page.reload()
     expect(page.get_by_test_id("practice-status")).to_contain_text("no longer replays", timeout=120_000)
     expect(page.get_by_test_id("practice-past")).to_contain_text("no longer replays")

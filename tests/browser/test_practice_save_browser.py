@@ -9,6 +9,7 @@ from gameplay.models import Match
 from tests.browser.conftest import log_in, off_loop
 from tests.conftest import ARTIFACTS
 from tests.factories import make_user
+from tests.practice.helpers import forget_upload_budgets
 from tests.practice.test_save import practice_upload
 
 SAVE_FROM_THE_PAGE = """async (upload) => {
@@ -36,6 +37,7 @@ def in_thread(function):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_page_saves_a_practice_match_and_history_marks_it(browser: Browser, live_server_url: str):
+    forget_upload_budgets()
     in_thread(lambda: make_user("ana"))
     upload = practice_upload("classic", {"players": 2})
     page = browser.new_context(locale="en-GB", viewport={"width": 390, "height": 844}).new_page()

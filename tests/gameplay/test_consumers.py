@@ -12,6 +12,7 @@ from autobahn.exception import Disconnected
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
+from django.db.backends.utils import CursorWrapper
 from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,13 +21,16 @@ from redis.asyncio import Redis
 from config.asgi import application
 from config.management.commands.loadbench import hand_shown
 from gameplay import presence, services
-from gameplay.consumers import TABLE_NEWS, TRY_AGAIN_LATER, echo_key
+from gameplay.consumers import SHARED_TABLES, TABLE_NEWS, echo_key
 from gameplay.engine import get_game
 from gameplay.frames import Frame, parse_frame
 from gameplay.games.words import card_name
 from gameplay.models import Match, Move
 from tables import events
-from tables.events import table_group
+from tables import services as table_services
+from tables.consumers import LOBBY_NEWS, TOO_MANY_FRAMES, TRY_AGAIN_LATER
+from tables.events import USERS_GROUP, table_group
+from tables.fragments import FORBIDDEN
 from tables.models import Table
 from tests.channels import communicator as table_communicator
 from tests.channels import open_socket as open_table_socket
@@ -173,7 +177,13 @@ def next_turn(match_id: int, rng: random.Random) -> tuple[int | None, dict | Non
     return game.to_act(state), action, match.version
 
 
-async def test_a_match_played_through_its_sockets_reaches_every_seat_to_its_end():
+@pytest.fixture
+def machine_speed(settings):
+    """Frames sent as fast as the server answers, far faster than anyone plays: a budget to match."""
+    settings.SOCKET_FRAMES_PER_SECOND = settings.SOCKET_FRAMES_BURST = 10_000
+
+
+async def test_a_match_played_through_its_sockets_reaches_every_seat_to_its_end(machine_speed):
     """Each move made through a socket reaches both seats (rendered on the event loop mid-round, read
     again at a round's end and at the match's, whose screen reads more than a move holds)."""
     match, users = await sync_to_async(human_match)("americana", 2)
@@ -239,16 +249,16 @@ async def seated_and_watching():
     return match, 1 - state_json["to_act"], waiting, spectator
 
 
-def group_channel(table_id: int) -> str:
-    """The Redis pub/sub channel of the table's group (the layer's own name for it)."""
-    return get_channel_layer()._get_group_channel_name(table_group(table_id))
-
-
 async def in_group(table_id: int) -> int:
     """How many connections subscribe to the table's group in Redis (one per process with viewers)."""
+    return await subscribers(table_group(table_id))
+
+
+async def subscribers(group: str) -> int:
+    """How many connections subscribe to ``group`` in Redis (one per process in it)."""
     client = Redis.from_url(django_settings.REDIS_URL)
     try:
-        [(_name, count)] = await client.pubsub_numsub(group_channel(table_id))
+        [(_name, count)] = await client.pubsub_numsub(get_channel_layer()._get_group_channel_name(group))
     finally:
         await client.aclose()
     return count
@@ -361,7 +371,7 @@ FRAMES = st.one_of(
 )
 
 
-async def test_fuzzed_frames_get_a_clear_refusal_and_change_nothing():
+async def test_fuzzed_frames_get_a_clear_refusal_and_change_nothing(machine_speed):
     match, seat, waiting, spectator = await seated_and_watching()
 
     @settings(max_examples=150, deadline=None, database=None, suppress_health_check=list(HealthCheck))
@@ -449,3 +459,144 @@ async def test_without_its_channel_layer_a_table_socket_is_closed_for_a_retry_no
     assert await sync_to_async(presence.connections)(match.table_id, 0) == 0
     assert not [record for record in caplog.records if record.levelname == "ERROR"]
     assert any("out of reach" in record.getMessage() for record in caplog.records)
+
+
+class CountedQueries:
+    """Every database query any thread runs while it is in force, counted."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __enter__(self) -> "CountedQueries":
+        execute = CursorWrapper.execute
+
+        def counted(cursor, *args, **kwargs):
+            self.count += 1
+            return execute(cursor, *args, **kwargs)
+
+        self.patch = mock.patch.object(CursorWrapper, "execute", counted)
+        self.patch.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.patch.stop()
+
+
+async def test_a_spectators_frames_are_refused_without_a_query_or_touching_the_shared_table(settings):
+    settings.PRESENCE_HEARTBEAT_SECONDS = 60  # no heartbeat's query falls in the count
+    match, _seat, _waiting, spectator = await seated_and_watching()
+    restart_heartbeat()
+    held = SHARED_TABLES.entries[match.table_id]
+    frames = [
+        json.dumps({"version": 0, "type": "draw"}),
+        json.dumps({"version": 0, "type": "back"}),
+        json.dumps({"version": 7, "type": "play", "card": "7S", "suit": "H"}),
+        json.dumps({"version": 0, "type": "steal"}),
+        "not json",
+    ]
+    with CountedQueries() as queries:
+        for frame in frames:
+            await spectator.send_to(text_data=frame)
+            reply = await spectator.receive_from(timeout=5)
+            assert "only its players can play" in reply or "could not be read" in reply
+    assert queries.count == 0
+    assert SHARED_TABLES.entries[match.table_id] is held  # every viewer's rendered fragments kept
+    await spectator.disconnect()
+    await _waiting.disconnect()
+
+
+async def test_a_watcher_who_sits_down_plays_as_the_seat_the_page_was_shown():
+    ana, ion = await sync_to_async(make_user)("host"), await sync_to_async(make_user)("guest")
+    table = await sync_to_async(services.table_create)(
+        host=ana, game="americana", options={"players": 3}, turn_clock=45, is_private=False
+    )
+    room = await open_table_socket(f"/ws/tables/{table.pk}/", ion)
+    await room.receive_from(timeout=5)
+    await room.send_to(text_data=json.dumps({"version": 0, "type": "draw"}))
+    assert "only its players can play" in await room.receive_from(timeout=5)
+    await sync_to_async(table_services.seat_take)(table_id=table.pk, user=ion)
+    assert "Sit here" not in await room.receive_from(timeout=5)  # the room as it is now: ion sits
+    await room.send_to(text_data=json.dumps({"version": 0, "type": "draw"}))
+    assert "The match has not started yet." in await room.receive_from(timeout=5)
+    await room.disconnect()
+
+
+async def test_sockets_to_tables_that_do_not_exist_leave_nothing_behind():
+    user = await sync_to_async(make_user)("prober")
+    made_up = [10**9 + n for n in range(20)]
+    for table_id in made_up:
+        socket = await table_communicator(f"/ws/tables/{table_id}/", user)
+        assert await socket.connect(timeout=5) == (False, FORBIDDEN)
+    assert not set(made_up) & (set(SHARED_TABLES.locks) | set(SHARED_TABLES.entries))
+
+
+async def test_a_table_socket_sending_too_many_frames_is_closed_and_told_why_in_its_language(settings):
+    settings.SOCKET_FRAMES_BURST = 5
+    settings.SOCKET_FRAMES_PER_SECOND = 0.01
+    match, users = await sync_to_async(human_match)("americana", 2)
+    player = await open_table_socket(f"/ws/tables/{match.table_id}/?lang=ro", users[0])
+    await player.receive_from(timeout=5)
+    for _frame in range(5):  # stale moves: each answered with the table
+        await player.send_to(text_data=json.dumps({"version": 99, "type": "draw"}))
+        await player.receive_from(timeout=5)
+    for _frame in range(100):
+        await player.send_to(text_data=json.dumps({"version": 0, "type": "draw"}))
+    closing = json.loads(await player.receive_from(timeout=5))
+    assert "prea multe mesaje" in closing["content"] and closing["target"] == "#main"
+    assert await player.receive_output(timeout=5) == {"type": "websocket.close", "code": TOO_MANY_FRAMES}
+    assert await sync_to_async(Move.objects.count)() == 0  # nothing after the budget was acted on
+
+
+def ban(user) -> None:
+    """What the ban does to a person, as far as their open pages go."""
+    type(user).objects.filter(pk=user.pk).update(is_active=False)
+    events.user_banned(user.pk)
+
+
+async def closed_by_the_ban(socket: WebsocketCommunicator, words: str) -> None:
+    notice = json.loads(await socket.receive_from(timeout=5))
+    assert words in notice["content"]
+    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": FORBIDDEN}
+
+
+async def test_a_ban_closes_the_persons_table_waiting_room_and_lobby_at_once():
+    match, (ana, ion) = await sync_to_async(human_match)("americana", 2)  # a private table
+    waiting = await sync_to_async(services.table_create)(
+        host=ana, game="classic", options={"players": 2}, turn_clock=45, is_private=False
+    )
+    at_table = await open_socket(match.table_id, ana)
+    in_room = await open_table_socket(f"/ws/tables/{waiting.pk}/", ana)
+    in_lobby = await open_table_socket("/ws/lobby/?lang=ro", ana)
+    other = await open_socket(match.table_id, ion)
+    for socket in (at_table, in_room, other):
+        await socket.receive_from(timeout=5)
+
+    await sync_to_async(ban)(ana)
+    await closed_by_the_ban(at_table, "Your account has been deactivated")
+    await closed_by_the_ban(in_room, "Your account has been deactivated")
+    await closed_by_the_ban(in_lobby, "Contul tău a fost dezactivat")
+    assert await other.receive_nothing(timeout=0.5)  # everyone else plays on
+    # A page she opens now is nobody's: the private table turns it away.
+    again = await table_communicator(f"/ws/tables/{match.table_id}/", ana)
+    assert await again.connect(timeout=5) == (False, FORBIDDEN)
+    await other.disconnect()
+
+
+async def test_the_heartbeat_takes_the_users_group_again_after_redis_forgot_it(settings):
+    settings.PRESENCE_HEARTBEAT_SECONDS = 60
+    match, seat, waiting, spectator = await seated_and_watching()
+    person = await sync_to_async(lambda: Table.objects.get(pk=match.table_id).seats.get(position=seat).user)()
+    lobby = await open_table_socket("/ws/lobby/", person)
+    for news in (TABLE_NEWS, LOBBY_NEWS):
+        news.heartbeat.cancel()
+        await get_channel_layer().group_discard(USERS_GROUP, news.channel)  # what a Redis restart does
+    assert await subscribers(USERS_GROUP) == 0
+    settings.PRESENCE_HEARTBEAT_SECONDS = 0.2
+    for news in (TABLE_NEWS, LOBBY_NEWS):
+        news.heartbeat = news.loop.create_task(news._beat(news.layer))
+    await asyncio.sleep(1)
+    assert await subscribers(USERS_GROUP) == 1
+    await sync_to_async(ban)(person)
+    await closed_by_the_ban(waiting, "Your account has been deactivated")
+    await closed_by_the_ban(lobby, "Your account has been deactivated")
+    await spectator.disconnect()

@@ -37,7 +37,7 @@ def test_the_page_names_every_file_the_practice_needs_under_one_versioned_cache(
     assert any(url.endswith("pyodide.asm.wasm") for url in urls)
     assert config["page"] == "/practice/" and config["cache"] == f"practice-{config['version']}"
     assert sum(file["bytes"] for file in config["files"]) > 10_000_000
-    assert config["player"] == "Invitat" and config["loggedIn"] is False
+    assert config["guest"] == "Invitat" and config["me"] == "/practice/me/"
 
     worker = client.get("/practice/sw.js")
     assert worker.headers["Content-Type"].startswith("text/javascript")

@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from gameplay import services as gameplay_services
@@ -14,6 +15,16 @@ from tests.factories import make_user
 @pytest.fixture
 def moderator(db):
     return make_user("mod", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture(params=["superuser", "moderator"])
+def admin_user(request, db):
+    """Whoever moderates: a superuser, or staff in the Moderators group."""
+    if request.param == "superuser":
+        return make_user("boss", is_staff=True, is_superuser=True)
+    user = make_user("mod", is_staff=True)
+    user.groups.add(Group.objects.get(name="Moderators"))
+    return user
 
 
 def test_table_admin_filters_and_searches_by_player(client, moderator):
@@ -73,4 +84,38 @@ def test_deactivate_player_action_bans_and_is_logged(client, moderator):
     )
     ana.refresh_from_db()
     assert not ana.is_active
-    assert LogEntry.objects.filter(object_id=str(ana.pk), content_type__model="user").exists()
+    entry = LogEntry.objects.get(object_id=str(ana.pk), content_type__model="user")
+    assert entry.user == moderator
+    assert entry.get_change_message() == f"Banned from seat 0 of table #{table.pk}."
+
+
+def test_no_table_field_is_written_through_the_admin(client, admin_user):
+    """Making a private table public would open its replay, every hand face up, to everyone: what a
+    moderator changes goes through a service (the actions), never the change form."""
+    table = gameplay_services.table_create(
+        host=make_user("ana"), game="americana", options={"players": 2}, turn_clock=0, is_private=True
+    )
+    client.force_login(admin_user)
+    change = reverse("admin:tables_table_change", args=[table.pk])
+    page = client.get(change).text
+    assert 'name="is_private"' not in page and 'name="turn_clock"' not in page
+    assert 'name="_save"' not in page
+    made_public = {"turn_clock": "20", "seats-TOTAL_FORMS": "0", "seats-INITIAL_FORMS": "0"}  # no is_private
+    response = client.post(change, {**made_public, "game": "classic", "status": "closed"})
+    assert response.status_code == 403
+    table.refresh_from_db()
+    assert (table.is_private, table.turn_clock, table.game, table.status) == (True, 0, "americana", "waiting")
+
+
+def test_no_seat_field_is_written_through_the_admin(client, admin_user):
+    table = gameplay_services.play_now(user=make_user("ana"), game="americana")
+    seat = Seat.objects.get(table=table, position=0)
+    client.force_login(admin_user)
+    change = reverse("admin:tables_seat_change", args=[seat.pk])
+    assert 'name="taken_over_at_0"' not in client.get(change).text
+    response = client.post(
+        change, {"taken_over_at_0": "2000-01-01", "taken_over_at_1": "10:00:00", "is_taken_over": "on"}
+    )
+    assert response.status_code == 403
+    seat.refresh_from_db()
+    assert seat.taken_over_at is None and not seat.is_taken_over

@@ -1,12 +1,17 @@
 """The live lobby and waiting room over real websockets and the Redis channel layer."""
 
+import json
+from unittest import mock
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.template.backends.django import Template as DjangoTemplate
 
 from config.asgi import application
 from gameplay import services as gameplay_services
-from tables import services
+from tables import selectors, services
+from tables.consumers import TOO_MANY_FRAMES
 from tests.channels import communicator
 from tests.channels import open_socket as connect
 from tests.factories import make_user
@@ -84,3 +89,52 @@ async def test_websockets_from_another_origin_are_refused():
     )
     connected, _ = await communicator.connect()
     assert not connected
+
+
+async def test_a_lobby_change_is_read_once_per_filter_and_rendered_once_per_language():
+    ana = await sync_to_async(make_user)("ana")
+    pages = {
+        "en": [await connect("/ws/lobby/?lang=en") for _ in range(3)],
+        "ro": [await connect("/ws/lobby/?lang=ro") for _ in range(2)],
+        "classic": [await connect("/ws/lobby/?game=classic&lang=en")],
+    }
+    renders = 0
+    render = DjangoTemplate.render
+
+    def counted(template, *args, **kwargs):
+        nonlocal renders
+        renders += 1
+        return render(template, *args, **kwargs)
+
+    with (
+        mock.patch.object(selectors, "open_tables", wraps=selectors.open_tables) as reads,
+        mock.patch.object(DjangoTemplate, "render", counted),
+    ):
+        table = await sync_to_async(gameplay_services.table_create)(
+            host=ana, game="americana", options={"players": 2}, turn_clock=45, is_private=False
+        )
+        frames = {
+            kind: [await page.receive_from(timeout=5) for page in group] for kind, group in pages.items()
+        }
+    assert reads.call_count == 2  # every filter, then classic
+    assert renders == 3  # (every game, en), (every game, ro), (classic, en)
+    for kind, expected in [("en", "hosted by ana"), ("ro", "gazdă: ana")]:
+        assert all(f'id="table-{table.pk}"' in frame and expected in frame for frame in frames[kind])
+    assert "table-card" not in frames["classic"][0]
+    for group in pages.values():
+        for page in group:
+            await page.disconnect()
+
+
+async def test_a_lobby_socket_sending_too_many_frames_is_closed_and_told_why(settings):
+    settings.SOCKET_FRAMES_BURST = 3
+    settings.SOCKET_FRAMES_PER_SECOND = 0.01
+    lobby = await connect("/ws/lobby/?lang=en")
+    for _frame in range(3):
+        await lobby.send_to(text_data="hello")
+        assert "only sends updates" in await lobby.receive_from(timeout=5)
+    for _frame in range(100):
+        await lobby.send_to(text_data="hello")
+    closing = json.loads(await lobby.receive_from(timeout=5))
+    assert "too many messages too quickly" in closing["content"]
+    assert await lobby.receive_output(timeout=5) == {"type": "websocket.close", "code": TOO_MANY_FRAMES}

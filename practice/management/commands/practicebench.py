@@ -126,7 +126,10 @@ class Command(BaseCommand):
                 )
 
     def play_for_decisions(self, page, game: str, level: str, wanted: int) -> list[float]:
-        page.evaluate("() => { window.practiceDecisions = []; localStorage.removeItem('practice.current'); }")
+        page.evaluate(
+            "() => { window.practiceDecisions = []; "
+            "localStorage.removeItem(practiceRecords.key('current')); }"
+        )
         page.reload()
         self.ready(page)
         page.locator(f'input[name="game"][value="{game}"]').check()
