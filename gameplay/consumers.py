@@ -451,7 +451,7 @@ class TableConsumer(LiveConsumer):
         if refusal is None:
             return ""
         if refusal.stale:
-            return self.screen_text(None, resend=True)
+            return self.screen_text(refusal.version, resend=True)
         return self.refusal_text(refusal)
 
     def _refusal(self, frame: frames.Frame | services.ActionRefused) -> services.ActionRefused | None:

@@ -132,12 +132,17 @@ def _hand_fragments(render: Render, context: dict, *, sent: dict[str, str]) -> l
 
 class ActionRefused(Exception):
     """A move that was not made. ``explain()`` says why in the active language; ``stale``
-    marks a move made against a version the match has left (harmless: show the table anew)."""
+    marks a move made against a version the match has left (harmless: show the table anew), and
+    ``version`` is the one it is at, when known (a page behind is shown that version, with no read
+    where it is held already)."""
 
-    def __init__(self, template: str, params: dict | None = None, *, stale: bool = False) -> None:
+    def __init__(
+        self, template: str, params: dict | None = None, *, stale: bool = False, version: int | None = None
+    ) -> None:
         self.template = template
         self.params = params or {}
         self.stale = stale
+        self.version = version
         super().__init__(render_reason(template, self.params))
 
     def explain(self) -> str:

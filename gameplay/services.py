@@ -386,7 +386,9 @@ def _locked_playing_at(match_id: int, expected_version: int | None) -> Match:
     match = _lock_playing(match_id)
     if expected_version is not None and expected_version != match.version:
         raise ActionRefused(
-            gettext_noop("The table has moved on since; here is where it stands now."), stale=True
+            gettext_noop("The table has moved on since; here is where it stands now."),
+            stale=True,
+            version=match.version,
         )
     return match
 

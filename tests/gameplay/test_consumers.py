@@ -505,6 +505,23 @@ async def test_a_spectators_frames_are_refused_without_a_query_or_touching_the_s
     await _waiting.disconnect()
 
 
+async def test_a_players_stale_frames_are_answered_from_the_table_held_not_a_new_read(settings):
+    """A double click, a second tab: moves made against a version the match is not at are answered
+    with the table as this process holds it, so a burst of them costs no read of the table and keeps
+    every viewer's rendered fragments."""
+    settings.PRESENCE_HEARTBEAT_SECONDS = 60  # no heartbeat's read replaces the entry meanwhile
+    match, _seat, waiting, spectator = await seated_and_watching()
+    restart_heartbeat()
+    held = SHARED_TABLES.entries[match.table_id]
+    for _ in range(5):
+        await waiting.send_to(text_data=json.dumps({"version": held.version + 5, "type": "draw"}))
+        reply = await waiting.receive_from(timeout=5)
+        assert 'id="hand-area"' in reply  # the whole table again, as it stands
+    assert SHARED_TABLES.entries[match.table_id] is held
+    await waiting.disconnect()
+    await spectator.disconnect()
+
+
 async def test_a_watcher_who_sits_down_plays_as_the_seat_the_page_was_shown():
     ana, ion = await sync_to_async(make_user)("host"), await sync_to_async(make_user)("guest")
     table = await sync_to_async(services.table_create)(
