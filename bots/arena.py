@@ -55,6 +55,25 @@ def play_match(
     return Outcome(side_of[winners[0]] if winners else None, times)
 
 
+def bot_played_actions(game_name: str, options: dict, seed: int, levels: list[str]) -> list[dict]:
+    """Every action of a whole match played by bots of ``levels`` (one per seat), dealing between
+    rounds as the table does: the action list an offline practice match saves."""
+    game = get_game(game_name)
+    state = game.new_match(game.options_from_json(options), seed)
+    rng = random.Random(seed)
+    actions = []
+    while not game.is_over(state):
+        if game.awaiting_deal(state):
+            game.next_round(state)
+            continue
+        seat = game.to_act(state)
+        legal = [game.action_to_json(action) for action in game.legal_actions(state)]
+        action = choose(game.view(state, seat), legal, levels[seat], rng)
+        game.apply(state, game.action_from_json(action))
+        actions.append(action)
+    return actions
+
+
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The Wilson score interval for a proportion: sound at small n and near 0 or 1."""
     if n == 0:

@@ -3,9 +3,9 @@ step that does not replay."""
 
 import pytest
 
+from bots.arena import bot_played_actions
 from gameplay.engine import get_game
 from gameplay.engine.replay import MAX_SEED, ReplayError, replay
-from tests.engine.helpers import bot_played_actions
 
 MATCHES = [
     ("americana", {"players": 2, "target": 101}),

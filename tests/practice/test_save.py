@@ -8,13 +8,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from bots.arena import bot_played_actions
 from gameplay.engine import get_game
 from gameplay.models import Match, Move, Participant, RoundResult
 from gameplay.services import PRACTICE_MAX_ACTIONS
 from history import selectors
 from practice.views import MAX_UPLOAD_BYTES
 from tables.models import Seat, Table
-from tests.engine.helpers import bot_played_actions
 from tests.factories import make_user
 from tests.history.helpers import finished_match
 

@@ -9,7 +9,6 @@ again (cached), and with ``--play`` a whole Play from the first step to the last
 """
 
 import itertools
-import random
 import statistics
 import time
 import uuid
@@ -21,10 +20,8 @@ from django.core.management.base import BaseCommand
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from bots.policies import choose
+from bots.arena import bot_played_actions
 from gameplay import services as gameplay_services
-from gameplay.engine import get_game
-from gameplay.engine.core import act
 from gameplay.engine.replay import replay
 from gameplay.models import Match
 from history import selectors as history_selectors
@@ -36,20 +33,8 @@ REPEATS = 5
 
 def long_actions(at_least: int) -> tuple[int, list[dict]]:
     """(seed, every action) of the first match from seed 0 on that lasts ``at_least`` moves."""
-    game = get_game("americana")
     for seed in range(1000):
-        rng = random.Random(seed)
-        state = game.new_match(game.options_from_json(OPTIONS), seed)
-        actions = []
-        while not game.is_over(state):
-            if game.awaiting_deal(state):
-                game.next_round(state)
-                continue
-            seat = game.to_act(state)
-            legal = [game.action_to_json(action) for action in game.legal_actions(state)]
-            action = choose(game.view(state, seat), legal, "easy", rng)
-            act(game, state, seat, game.action_from_json(action))
-            actions.append(action)
+        actions = bot_played_actions("americana", OPTIONS, seed, ["easy", "easy"])
         if len(actions) >= at_least:
             return seed, actions
     raise ValueError(f"No seed below 1000 plays {at_least} moves.")
