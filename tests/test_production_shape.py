@@ -1,7 +1,9 @@
 """The production shape (`manage.py prod`: nginx, two Daphne processes, a Celery worker with beat) boots,
 plays a match against a bot to its end through nginx, serves static files compressed and cached, spreads
-the lobby's sockets over its servers and counts logins by the address nginx saw."""
+the lobby's sockets over its servers, counts logins by the address nginx saw and keeps each address's
+handshakes, open sockets and page requests within their budgets."""
 
+import http.client
 import http.cookiejar
 import json
 import os
@@ -14,7 +16,9 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +26,7 @@ from pathlib import Path
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from config.management.commands.loadbench import choose, session_cookie
@@ -168,10 +173,9 @@ def test_lobby_sockets_are_spread_over_the_servers(production):
     if not Path("/proc/net/tcp").exists():
         pytest.skip("Counts connections in Linux's /proc/net/tcp.")
     before = {port: established_to(port) for port in production.daphne_ports}
-    origin = {"Origin": f"http://{production}"}
     with ExitStack() as sockets:
         for _ in range(6):
-            sockets.enter_context(connect(f"ws://{production}/ws/lobby/", additional_headers=origin))
+            sockets.enter_context(lobby_socket(production))
         gained = {port: established_to(port) - before[port] for port in production.daphne_ports}
     assert all(count >= 2 for count in gained.values()), gained  # not all six on one server
 
@@ -196,3 +200,58 @@ def test_a_forged_x_forwarded_for_does_not_dodge_the_login_limit(production):
         log_in(f"victim{n}", f"198.51.100.{n + 1}")
     assert log_in("one-more", "198.51.100.99") == 429
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"127.0.0.1"}
+
+
+ELSEWHERE = ("127.0.0.2", 0)
+"""Another address of this machine: nginx counts no budget for its own address (127.0.0.1), so a
+load test from here is not refused, but does for every other, as for a browser's."""
+
+
+def lobby_socket(production: Shape, **connection):
+    """A websocket to the lobby through nginx (``connection``: websockets' ``connect`` options)."""
+    origin = {"Origin": f"http://{production}"}
+    return connect(f"ws://{production}/ws/lobby/", additional_headers=origin, open_timeout=30, **connection)
+
+
+def handshake(production: Shape, stack: ExitStack | None = None) -> int:
+    """The status of one websocket handshake to the lobby from ``ELSEWHERE`` (101 when it opened);
+    the socket is kept open on ``stack`` if given, else closed at once."""
+    try:
+        socket = lobby_socket(production, source_address=ELSEWHERE)
+    except InvalidStatus as refused:
+        return refused.response.status_code
+    if stack is not None:
+        stack.enter_context(socket)
+    else:
+        socket.close()
+    return 101
+
+
+def page_request(production: Shape) -> int:
+    host, port = production.address.split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30, source_address=ELSEWHERE)
+    try:
+        connection.request("GET", "/accounts/login/")
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def test_one_address_crowding_the_doors_is_refused_with_429_and_this_machine_is_not(production):
+    with ThreadPoolExecutor(max_workers=40) as crowd:
+        handshakes = Counter(crowd.map(lambda _: handshake(production), range(80)))
+        pages = Counter(crowd.map(lambda _: page_request(production), range(200)))
+    assert handshakes[101] >= 30 and handshakes[429] > 0, handshakes  # a burst of 30, then 5 a second
+    assert pages[200] >= 100 and pages[429] > 0, pages  # a burst of 100, then 20 a second
+    with lobby_socket(production):  # from 127.0.0.1, which nginx does not count
+        pass
+
+
+def test_one_address_holds_at_most_fifty_sockets_open(production):
+    time.sleep(7)  # the handshakes' budget, spent by the test before (if it ran), full again
+    statuses = []
+    with ExitStack() as sockets:
+        for _ in range(51):
+            time.sleep(0.25)  # within the 5 handshakes a second
+            statuses.append(handshake(production, sockets))
+    assert statuses == [101] * 50 + [429]
