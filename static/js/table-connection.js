@@ -12,12 +12,7 @@
   /** Close codes after which the server would only close a new socket again: 4029, too many frames
    * too quickly (tables.consumers.TOO_MANY_FRAMES); 4403, not allowed here, or no longer (a ban). */
   const CLOSED_FOR_GOOD = [4029, 4403];
-  /** hx-ws reopens a socket closed with these (its own list, and 4013: closed for a retry while the
-   * server cannot reach its channel layer, tables.consumers.TRY_AGAIN_LATER). */
-  htmx.config.ws = {
-    ...htmx.config.ws,
-    reconnectCodes: [1001, 1005, 1006, 1011, 1012, 1013, 1014, 4013],
-  };
+  // Which codes hx-ws reopens a socket after is the site's (templates/base.html's htmx-config).
 
   const BACK_SHOWN_MS = 2500;
   /** Every move is answered (the new table, or why not); a socket that stays silent longer after

@@ -7,11 +7,12 @@ import time
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from tables import events
+from accounts.services import user_ban
 from tests.browser.conftest import log_in, off_loop
 from tests.browser.test_play_browser import seated_pair
 from tests.browser.test_table_craft import PHONE, live
 from tests.conftest import ARTIFACTS
+from tests.factories import make_user
 
 CLOSED = {
     "en-GB": "This page sent too many messages too quickly",
@@ -83,12 +84,13 @@ def test_a_ban_stops_the_persons_lobby_at_once(browser: Browser, live_server_url
 
 
 def ban(user) -> None:
-    type(user).objects.filter(pk=user.pk).update(is_active=False)
-    events.user_banned(user.pk)
+    """Banned as a moderator bans, through the one ban service."""
+    user_ban(user=user, by=make_user("moderator", is_staff=True, is_superuser=True))
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_socket_closed_for_a_retry_is_opened_again(browser: Browser, live_server_url: str):
+@pytest.mark.parametrize("where", ["table", "lobby"])
+def test_a_socket_closed_for_a_retry_is_opened_again(browser: Browser, live_server_url: str, where: str):
     table, (ana, _ion) = off_loop(seated_pair, "americana", {})
     page = browser.new_context(locale="en-GB", viewport=PHONE).new_page()
     routed = []
@@ -97,10 +99,14 @@ def test_a_socket_closed_for_a_retry_is_opened_again(browser: Browser, live_serv
         routed.append(socket)
         socket.connect_to_server()
 
-    page.route_web_socket(re.compile(r"/ws/tables/"), through)
+    page.route_web_socket(re.compile(r"/ws/(tables/\d+|lobby)/"), through)
     log_in(page, live_server_url, ana.username)
-    page.goto(f"{live_server_url}/tables/{table.pk}/")
-    live(page)
+    if where == "table":
+        page.goto(f"{live_server_url}/tables/{table.pk}/")
+        live(page)
+    else:
+        page.goto(f"{live_server_url}/tables/")
+        page.wait_for_function(OPEN)
     routed[-1].close(code=4013)  # what a server out of touch with its channel layer sends
     eventually(page, lambda: len(routed) == 2, "the page opens its socket again")
     page.wait_for_function(OPEN)
