@@ -66,6 +66,9 @@ def test_a_player_finds_reads_downloads_and_replays_a_match(browser: Browser, li
     page.emulate_media(media="screen")
 
     page.get_by_test_id("replay-link").click()
+    # The replay's keys work once its script has run (deferred, after the site's own): a key pressed
+    # before that, on a busy machine, would be lost.
+    page.wait_for_load_state("load")
     expect(counter(page)).to_have_text(f"Step 0 of {last}")
     expect(page.get_by_test_id("replay-what")).to_contain_text("Round 1 begins")
     # Both hands, face up.
