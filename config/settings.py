@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "accounts",
     "tables",
     "gameplay",
+    "ratings",
     "bots",
     "history",
     "practice",
@@ -158,12 +159,19 @@ ABANDON_AFTER_SECONDS = float(os.environ.get("ABANDON_AFTER_SECONDS", "600"))
 """A match whose every person has been stood in for this long is abandoned."""
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "2"))
 """How often Celery beat runs the sweep that acts on anything overdue (a lost task never stalls a match)."""
+RATINGS_CATCH_UP_SECONDS = float(os.environ.get("RATINGS_CATCH_UP_SECONDS", "60"))
+"""How often Celery beat rates the decided matches whose update was missed (a process died first)."""
 CELERY_BEAT_SCHEDULE = {
     "sweep": {
         "task": "gameplay.tasks.sweep",
         "schedule": SWEEP_SECONDS,
         "options": {"expires": SWEEP_SECONDS},
-    }
+    },
+    "ratings-catch-up": {
+        "task": "ratings.tasks.catch_up",
+        "schedule": RATINGS_CATCH_UP_SECONDS,
+        "options": {"expires": RATINGS_CATCH_UP_SECONDS},
+    },
 }
 
 # --- Accounts --------------------------------------------------------------------

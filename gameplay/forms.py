@@ -17,6 +17,15 @@ class TableForm(forms.Form):
         required=False,
         help_text=_("Not listed in the lobby: only people with the invitation link can sit down."),
     )
+    is_rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "The match moves everyone's rating when every seat starts with a person; "
+            "untick for a casual table."
+        ),
+    )
     fast_bots = forms.BooleanField(
         label=_("Fast bots"),
         required=False,

@@ -37,7 +37,7 @@ from tables import services as table_services
 from tables.models import BotLevel, Seat, Table
 from tables.services import TableError
 
-from . import presence, scheduling
+from . import presence, scheduling, signals
 from .engine import IllegalAction, get_game
 from .engine.core import Event
 from .engine.core import act as engine_act
@@ -77,9 +77,17 @@ def options_validate(*, game: str, options: dict) -> dict:
 
 @transaction.atomic(durable=True)
 def table_create(
-    *, host, game: str, options: dict, turn_clock: int, is_private: bool, fast_bots: bool = False
+    *,
+    host,
+    game: str,
+    options: dict,
+    turn_clock: int,
+    is_private: bool,
+    fast_bots: bool = False,
+    is_rated: bool = False,
 ) -> Table:
-    """A new table of ``game`` with the host in seat 0 and every other seat free."""
+    """A new table of ``game`` with the host in seat 0 and every other seat free; ``is_rated``: its
+    matches move the ratings when every seat starts with a person (the ratings app decides)."""
     return table_services.table_new(
         host=host,
         game=game,
@@ -87,6 +95,7 @@ def table_create(
         turn_clock=turn_clock,
         is_private=is_private,
         fast_bots=fast_bots,
+        is_rated=is_rated,
     )
 
 
@@ -363,15 +372,15 @@ def act(
         events=happened,
         actor=actor,
     )
+    if seat_returned:
+        seats[seat] = replace(seats[seat], bot_plays=False, is_taken_over=False)
     over = game.is_over(state)
     round_ended = over or game.awaiting_deal(state)
     if round_ended:
         public = game.view(state, None)
         _record_round(match, game.round_number(state), public)
         if over:
-            _finish(match, public)
-    if seat_returned:
-        seats[seat] = replace(seats[seat], bot_plays=False, is_taken_over=False)
+            _finish(match, public, seats)
     _save(match, game, state, lobby=over, match_only=not (over or seat_returned), seats=seats, move=move)
     if round_ended or seat_returned:
         result = ActResult(match_id=match.pk, version=match.version, events=happened)
@@ -400,22 +409,44 @@ def _record_round(match: Match, number: int, public: dict) -> None:
     )
 
 
-def _result(public: Mapping[str, Any]) -> dict:
-    """A decided match's result, from its final public view."""
+def _result(public: Mapping[str, Any], left: list[int] | None = None) -> dict:
+    """A decided match's result, from its final public view; ``left``: the seats whose first person
+    left and never came back (see ``_left``)."""
     return {
         "winners": public["winners"],
         "losers": public.get("losers", []),
         "totals": public["totals"],
         "games_won": public.get("games_won"),
+        "left": left or [],
     }
 
 
-def _finish(match: Match, public: dict) -> None:
-    """The match is decided: record the result and free the table for a rematch."""
+def _left(match: Match, seats: dict[int, scheduling.SeatToAct]) -> list[int]:
+    """The seats whose first person was gone at the end: replaced by a moderator, or stood in for by
+    the bot with no page of the table open. A person stood in for who is still there (a slow last
+    turn, the page open) keeps the seat's result, as does one who came back."""
+    replaced = set(
+        Participant.objects.filter(
+            match=match, from_move=0, user__isnull=False, until_move__isnull=False
+        ).values_list("seat", flat=True)
+    )
+    return sorted(
+        position
+        for position, seat in seats.items()
+        if position in replaced
+        or (seat.is_taken_over and presence.away_seconds(match.table_id, position) is not None)
+    )
+
+
+def _finish(match: Match, public: dict, seats: dict[int, scheduling.SeatToAct]) -> None:
+    """The match is decided: record the result and free the table for a rematch. The apps above
+    (ratings) hear of it once it commits, before the table's news goes out (``signals``)."""
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
-    match.result = _result(public)
+    match.result = _result(public, _left(match, seats))
     table_services.table_mark_finished(match.table_id, at=match.finished_at)
+    match_id = match.pk
+    transaction.on_commit(lambda: signals.match_finished.send(sender=Match, match_id=match_id), robust=True)
 
 
 @transaction.atomic(durable=True)

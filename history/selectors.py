@@ -41,6 +41,8 @@ from gameplay.games.narration import describe
 from gameplay.games.screen import Finished, Player, ScoreSheet, Screen, SeatInfo
 from gameplay.models import Match, Move, Participant, RoundResult
 from gameplay.selectors import participant_names, result_text
+from ratings import selectors as rating_selectors
+from ratings.models import RatingChange
 from tables.models import Game
 
 MAX_SEATS = 4
@@ -141,6 +143,8 @@ class MatchRow:
     scores: list[tuple[str, int]]
     """Each side and its final (or current) total; games won for a classic match played to games."""
     duration: timedelta | None
+    rating: RatingChange | None = None
+    """What the match did to the player's rating, when it was rated."""
 
 
 def _among(field_path: str) -> Q:
@@ -186,8 +190,10 @@ def matches_of(*, user, game: str | None = None, outcome: str | None = None) -> 
     return _with_participants(matches).order_by("-started_at", "-pk")
 
 
-def match_rows(matches) -> list[MatchRow]:
-    """Rows for matches from ``matches_of``, as the player it was asked for sees them."""
+def match_rows(matches, *, user) -> list[MatchRow]:
+    """Rows for matches from ``matches_of``, as ``user`` (the player it was asked for) sees them."""
+    matches = list(matches)
+    changes = rating_selectors.changes_of(user=user, match_ids=[match.pk for match in matches])
     rows = []
     for match in matches:
         names = participant_names(match)
@@ -203,6 +209,7 @@ def match_rows(matches) -> list[MatchRow]:
                 opponents=[name for seat, name in enumerate(names) if seat != match.my_seat],
                 scores=list(zip(sides, totals, strict=True)),
                 duration=_duration(match),
+                rating=changes.get(match.pk),
             )
         )
     return rows
@@ -459,6 +466,7 @@ class Profile:
     player: Any
     stats: list[GameStats]
     recent: list[MatchRow]
+    ratings: list[rating_selectors.GameRating]
 
 
 def _average(player, game: str) -> float | None:
@@ -513,4 +521,9 @@ def player_profile(*, player, viewer) -> Profile:
     recent = matches
     if viewer.pk != player.pk and not viewer.is_staff:
         recent = recent.filter(Q(table__is_private=False) | _took_part(viewer))
-    return Profile(player=player, stats=stats, recent=match_rows(recent[:RECENT]))
+    return Profile(
+        player=player,
+        stats=stats,
+        recent=match_rows(recent[:RECENT], user=player),
+        ratings=rating_selectors.ratings_of(user=player),
+    )

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from gameplay.models import Match
+from ratings import selectors as rating_selectors
 from tables.limits import spend
 from tables.models import Game
 
@@ -41,7 +42,7 @@ def my_matches(request: HttpRequest) -> HttpResponse:
     query = "&".join(f"{key}={value}" for key, value in (("game", game), ("result", outcome)) if value)
     context = {
         "page": page,
-        "rows": selectors.match_rows(page.object_list),
+        "rows": selectors.match_rows(page.object_list, user=request.user),
         "game": game,
         "outcome": outcome,
         "games": Game.choices,
@@ -65,6 +66,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "my_outcome": selectors.outcome_label(selectors.outcome_of(match, seat)) if seat is not None else "",
         "seat_holders": selectors.seat_holders(match),
         "replayable": selectors.replayable(match),
+        "rating": rating_selectors.match_rating(match),
     }
     return render(request, "history/match.html", context)
 
@@ -104,8 +106,10 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         return render(request, "history/replay_unavailable.html", {"match": match}, status=409)
     # Going back through history asks for the whole page again, not the step alone.
     alone = request.htmx and not request.htmx.history_restore_request
-    template = "history/replay.html#step" if alone else "history/replay.html"
-    return render(request, template, {"match": match, "step": step})
+    if alone:
+        return render(request, "history/replay.html#step", {"match": match, "step": step})
+    context = {"match": match, "step": step, "rating": rating_selectors.match_rating(match)}
+    return render(request, "history/replay.html", context)
 
 
 def _too_fast(request: HttpRequest, match: Match, wait: float) -> HttpResponse:

@@ -26,14 +26,25 @@ class TableAdmin(admin.ModelAdmin):
     through its services (locked, its seats and the lobby told), never a form; made public, a private
     table's replay would show every hand to everyone."""
 
-    list_display = ("id", "game", "status", "is_private", "host", "turn_clock", "created_at", "started_at")
-    list_filter = ("game", "status", "is_private", "created_at")
+    list_display = (
+        "id",
+        "game",
+        "status",
+        "is_private",
+        "is_rated",
+        "host",
+        "turn_clock",
+        "created_at",
+        "started_at",
+    )
+    list_filter = ("game", "status", "is_private", "is_rated", "created_at")
     search_fields = ("host__username", "seats__user__username")
     fields = (
         "game",
         "options",
         "turn_clock",
         "is_private",
+        "is_rated",
         "host",
         "status",
         "rematch_of",

@@ -293,7 +293,10 @@ def lobby_lists(wanted: set[tuple[str | None, str]]) -> dict[tuple[str | None, s
     """The lobby's list of open tables for each (game filter, language) in ``wanted``: one read per
     game filter, one render per language. The list holds nothing of its viewer (no form, no token,
     the same links for everyone), so one render serves every page with the same filter and language."""
-    tables = {game: list(selectors.open_tables(game=game)) for game in {game for game, _language in wanted}}
+    tables = {
+        game: selectors.with_seat_notes(selectors.open_tables(game=game))
+        for game in {game for game, _language in wanted}
+    }
     lists = {}
     for game, language in wanted:
         with translation.override(language):

@@ -49,6 +49,11 @@ class Table(models.Model):
         default=False,
         help_text=_("Bots move in a few tenths of a second, not a second or so."),
     )
+    is_rated = models.BooleanField(
+        _("rated"),
+        default=False,
+        help_text=_("Its matches move the players' ratings when every seat started with a person."),
+    )
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL,

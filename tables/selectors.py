@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from .models import Seat, Table
+from .signals import seat_notes
 
 
 def _with_seats(tables: QuerySet[Table]) -> QuerySet[Table]:
@@ -23,6 +24,20 @@ def open_tables(*, game: str | None = None) -> QuerySet[Table]:
         .annotate(free_seats=Count("seats", filter=Q(seats__user__isnull=True, seats__bot_level="")))
         .order_by("-created_at")
     )
+
+
+def with_seat_notes(tables) -> list[Table]:
+    """The tables as a list, each seated person's seat carrying ``note``: what the apps above have
+    to say beside their name (``signals.seat_notes``), asked once for the whole list."""
+    tables = list(tables)
+    notes: dict[tuple[int, int], str] = {}
+    if tables:
+        for _receiver, answer in seat_notes.send(sender=Table, tables=tables):
+            notes.update(answer or {})
+    for table in tables:
+        for seat in table.seats.all():
+            seat.note = notes.get((table.pk, seat.user_id), "") if seat.user_id else ""
+    return tables
 
 
 def tables_of(*, user) -> QuerySet[Table]:

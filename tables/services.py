@@ -67,6 +67,7 @@ def table_new(
     turn_clock: int,
     is_private: bool,
     fast_bots: bool = False,
+    is_rated: bool = False,
     rematch_of: Table | None = None,
 ) -> Table:
     """A new table with the host in seat 0 and every other seat free. Inside the caller's transaction.
@@ -83,6 +84,7 @@ def table_new(
         turn_clock=turn_clock,
         is_private=is_private,
         fast_bots=fast_bots,
+        is_rated=is_rated,
         host=host,
         rematch_of=rematch_of,
     )
@@ -283,6 +285,7 @@ def table_new_rematch(table: Table, *, by) -> Table:
         turn_clock=table.turn_clock,
         is_private=table.is_private,
         fast_bots=table.fast_bots,
+        is_rated=table.is_rated,
         host=by,
         rematch_of=table,
     )

@@ -12,9 +12,9 @@ from .models import Game, Table
 
 def home(request: HttpRequest) -> HttpResponse:
     """The front page: the two games, "Play now", and the tables waiting for players."""
-    context = {"tables": selectors.open_tables()[:8]}
+    context = {"tables": selectors.with_seat_notes(selectors.open_tables()[:8])}
     if request.user.is_authenticated:
-        context["my_tables"] = selectors.tables_of(user=request.user)
+        context["my_tables"] = selectors.with_seat_notes(selectors.tables_of(user=request.user))
     return render(request, "home.html", context)
 
 
@@ -22,9 +22,13 @@ def home(request: HttpRequest) -> HttpResponse:
 def lobby(request: HttpRequest) -> HttpResponse:
     """Open tables, newest first, filterable by game; htmx asks for just the list."""
     game = request.GET.get("game") if request.GET.get("game") in Game.values else ""
-    context = {"tables": selectors.open_tables(game=game or None), "game": game, "games": Game.choices}
+    context = {
+        "tables": selectors.with_seat_notes(selectors.open_tables(game=game or None)),
+        "game": game,
+        "games": Game.choices,
+    }
     if request.user.is_authenticated:
-        context["my_tables"] = selectors.tables_of(user=request.user)
+        context["my_tables"] = selectors.with_seat_notes(selectors.tables_of(user=request.user))
     template = "tables/lobby.html#table-list" if request.htmx else "tables/lobby.html"
     return render(request, template, context)
 

@@ -1,0 +1,342 @@
+"""Every write to the ratings: a decided match rated, a rated match voided by a moderator, every
+rating rebuilt from the matches. Each is one durable transaction.
+
+Locks, always in this order: the match's ``RatedMatch`` row, then the ``Rating`` rows of its people
+by person id. Two matches of one person finishing at once (two tables) each wait for the other's
+update, never lose it; a repeated event finds the match rated (one ``RatedMatch`` per match, one
+``RatingChange`` per match and person) and changes nothing.
+"""
+
+import logging
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from gameplay.models import Match, Participant
+
+from . import ledger
+from .models import RatedMatch, Rating, RatingChange
+from .standing import Standing, standing
+
+logger = logging.getLogger(__name__)
+
+CATCH_UP_WITHIN = timedelta(days=2)
+"""How far back the periodic catch-up looks for decided matches that missed their update."""
+
+
+class RatingError(Exception):
+    """A request about ratings that cannot be done; the text says why, in the active language."""
+
+
+@dataclass(frozen=True)
+class RatedSeats:
+    """A match that moves the ratings: who started each seat, and the result's standing."""
+
+    match_id: int
+    game: str
+    finished_at: datetime
+    people: dict[int, int]
+    standing: Standing
+
+
+def rated_seats(match: Match, first_holders: dict[int, int | None]) -> RatedSeats | None:
+    """The match's people and standing when it moves the ratings: decided online at a rated table,
+    every seat started by a person (``first_holders``: each seat's first holder, None for a bot).
+    None otherwise: bots, practice and casual tables never move a rating."""
+    if match.status != Match.Status.FINISHED or match.practice or not match.table.is_rated:
+        return None
+    if not first_holders or any(user_id is None for user_id in first_holders.values()):
+        return None
+    return RatedSeats(
+        match_id=match.pk,
+        game=match.game,
+        finished_at=match.finished_at,
+        people=dict(first_holders),
+        standing=standing(match.game, match.options, match.result),
+    )
+
+
+def _first_holders(match_ids: list[int]) -> dict[int, dict[int, int | None]]:
+    """For each match, each seat's first holder (the person who started it; None for a bot)."""
+    holders: dict[int, dict[int, int | None]] = defaultdict(dict)
+    rows = Participant.objects.filter(match_id__in=match_ids, from_move=0).values_list(
+        "match_id", "seat", "user_id"
+    )
+    for match_id, seat, user_id in rows:
+        holders[match_id][seat] = user_id
+    return holders
+
+
+def _rated_now() -> datetime:
+    """The moment of an update, from the database's clock once its ratings are locked: for two
+    matches sharing a person, the later update reads a later time, whichever host made it."""
+    if connection.vendor != "postgresql":
+        return timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT clock_timestamp()")
+        (moment,) = cursor.fetchone()
+    return moment
+
+
+def _locked_entries(user_ids: list[int], game: str) -> dict[int, Rating]:
+    """The people's ratings in ``game``, made when new and locked in person order."""
+    ordered = sorted(set(user_ids))
+    Rating.objects.bulk_create(
+        [Rating(user_id=user_id, game=game) for user_id in ordered], ignore_conflicts=True
+    )
+    rows = Rating.objects.select_for_update().filter(game=game, user_id__in=ordered).order_by("user_id")
+    return {row.user_id: row for row in rows}
+
+
+def _entry(row: Rating) -> ledger.Entry:
+    return ledger.Entry(
+        mu=row.mu, sigma=row.sigma, matches=row.matches, peak=row.peak, last_played_at=row.last_played_at
+    )
+
+
+def _store(rows: dict[int, Rating], entries: dict[int, ledger.Entry]) -> None:
+    for user_id, entry in entries.items():
+        row = rows[user_id]
+        row.mu, row.sigma, row.matches, row.peak = entry.mu, entry.sigma, entry.matches, entry.peak
+        row.shown, row.established, row.last_played_at = entry.shown, entry.established, entry.last_played_at
+    Rating.objects.bulk_update(
+        list(rows.values()), ["mu", "sigma", "matches", "peak", "shown", "established", "last_played_at"]
+    )
+
+
+def _change_row(rated: RatedSeats, change: ledger.Change, at: datetime) -> RatingChange:
+    return RatingChange(
+        match_id=rated.match_id,
+        user_id=change.user_id,
+        game=rated.game,
+        seat=change.seat,
+        place=change.place,
+        left=change.left,
+        mu_before=change.mu_before,
+        sigma_before=change.sigma_before,
+        mu_after=change.mu_after,
+        sigma_after=change.sigma_after,
+        before=change.before,
+        after=change.after,
+        change=change.change,
+        established=change.established,
+        at=at,
+    )
+
+
+@transaction.atomic(durable=True)
+def match_rate(*, match_id: int) -> bool:
+    """Move the ratings of a decided match's people (``rated_seats`` says whether it moves any). True
+    when it did now; False when it moves none or was rated before."""
+    match = Match.objects.select_related("table").filter(pk=match_id).first()
+    if match is None or RatedMatch.objects.filter(match_id=match_id).exists():
+        return False
+    rated = rated_seats(match, _first_holders([match_id]).get(match_id, {}))
+    if rated is None:
+        return False
+    rows = _locked_entries(list(rated.people.values()), rated.game)
+    at = _rated_now()
+    try:
+        with transaction.atomic():
+            RatedMatch.objects.create(match_id=match_id, game=rated.game, rated_at=at)
+    except IntegrityError:  # rated a moment ago by a second delivery of the same news
+        return False
+    entries = {user_id: _entry(row) for user_id, row in rows.items()}
+    changes = ledger.apply(entries, rated.people, rated.standing, at=rated.finished_at)
+    _store(rows, entries)
+    RatingChange.objects.bulk_create([_change_row(rated, change, at) for change in changes])
+    return True
+
+
+def match_decided(sender, *, match_id: int, **kwargs) -> None:
+    """``gameplay.signals.match_finished``'s receiver (connected in ``apps``): rate the match now, in
+    the process that decided it, before the table's news goes out. Should this fail (or the process
+    die first), ``catch_up`` rates it within a minute."""
+    try:
+        match_rate(match_id=match_id)
+    except Exception:
+        logger.exception("Match %s: the ratings were not updated; the catch-up will.", match_id)
+
+
+def _voidable(match_id: int) -> RatedMatch:
+    rated = RatedMatch.objects.select_for_update().filter(match_id=match_id).first()
+    if rated is None:
+        raise RatingError(_("This match moved no rating, so there is nothing to void."))
+    if rated.voided_at is not None:
+        raise RatingError(_("This match's rating was voided already."))
+    return rated
+
+
+@transaction.atomic(durable=True)
+def match_void(*, match_id: int, by, reason: str) -> RatedMatch:
+    """A moderator voids a match's rating (cheating, collusion): every change it made is reversed on
+    its people's ratings as they are now, and who did it and why is kept."""
+    reason = reason.strip()
+    if not reason:
+        raise RatingError(_("Say why the match's rating is voided."))
+    rated = _voidable(match_id)
+    changes = list(RatingChange.objects.filter(match_id=match_id, voided=False))
+    rows = _locked_entries([change.user_id for change in changes], rated.game)
+    RatingChange.objects.filter(match_id=match_id).update(voided=True)
+    standing_afters = _standing_afters([change.user_id for change in changes], rated.game)
+    entries = {user_id: _entry(row) for user_id, row in rows.items()}
+    for change in changes:
+        ledger.reverse(entries[change.user_id], _ledger_change(change), standing_afters[change.user_id])
+    _store(rows, entries)
+    rated.voided_at, rated.voided_by, rated.void_reason = _rated_now(), by, reason[:300]
+    rated.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    return rated
+
+
+def _standing_afters(user_ids: list[int], game: str) -> dict[int, list[int]]:
+    """Each person's highest rating after a change that still stands (as a one-item list, or empty)."""
+    highest = dict(
+        RatingChange.objects.filter(user_id__in=user_ids, game=game, voided=False)
+        .values("user_id")
+        .annotate(top=Max("after"))
+        .values_list("user_id", "top")
+    )
+    return {user_id: [highest[user_id]] if user_id in highest else [] for user_id in user_ids}
+
+
+def _ledger_change(row: RatingChange) -> ledger.Change:
+    return ledger.Change(
+        user_id=row.user_id,
+        seat=row.seat,
+        place=row.place,
+        left=row.left,
+        mu_before=row.mu_before,
+        sigma_before=row.sigma_before,
+        mu_after=row.mu_after,
+        sigma_after=row.sigma_after,
+        established=row.established,
+    )
+
+
+def catch_up() -> int:
+    """Rate the recently decided matches whose update was missed (the process that decided one died
+    before rating it); how many it rated. Run by Celery beat."""
+    since = timezone.now() - CATCH_UP_WITHIN
+    missed = Match.objects.filter(
+        status=Match.Status.FINISHED,
+        practice=False,
+        table__is_rated=True,
+        finished_at__gte=since,
+        rating__isnull=True,
+    ).order_by("finished_at", "pk")
+    return sum(match_rate(match_id=match_id) for match_id in missed.values_list("pk", flat=True))
+
+
+# --- Rebuilding every rating from the matches ------------------------------------------------------
+
+REBUILD_BATCH = 5000
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    matches: int
+    voided: int
+    people: int
+    newly_rated: int
+
+
+def _timeline(eligible: list[RatedSeats], kept: dict[int, RatedMatch]) -> list[tuple[datetime, int, int]]:
+    """(when, 0 to rate or 1 to void, match id), in the order the live updates made them: a match
+    rated live at its ``rated_at``, one never rated at its finish, a void at its ``voided_at``."""
+    steps = []
+    for rated in eligible:
+        row = kept.get(rated.match_id)
+        steps.append((row.rated_at if row else rated.finished_at, 0, rated.match_id))
+        if row is not None and row.voided_at is not None:
+            steps.append((row.voided_at, 1, rated.match_id))
+    return sorted(steps)
+
+
+def _eligible_matches() -> list[RatedSeats]:
+    matches = list(
+        Match.objects.filter(status=Match.Status.FINISHED, practice=False, table__is_rated=True)
+        .select_related("table")
+        .only("pk", "game", "options", "result", "finished_at", "status", "practice", "table__is_rated")
+    )
+    holders = _first_holders([match.pk for match in matches]) if matches else {}
+    eligible = (rated_seats(match, holders.get(match.pk, {})) for match in matches)
+    return [rated for rated in eligible if rated is not None]
+
+
+@transaction.atomic(durable=True)
+def ratings_rebuild() -> Rebuilt:
+    """Recompute every rating from the rated matches, in the order the live updates made them (voids
+    included where they came), and write them anew; matches decided before rated play began are rated
+    too (at their finish). Live updates wait meanwhile: the ratings' tables are locked."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            tables = ", ".join(model._meta.db_table for model in (RatedMatch, Rating, RatingChange))
+            cursor.execute(f"LOCK TABLE {tables} IN EXCLUSIVE MODE")
+    eligible = _eligible_matches()
+    by_id = {rated.match_id: rated for rated in eligible}
+    kept = {row.match_id: row for row in RatedMatch.objects.filter(match_id__in=by_id)}
+    entries: dict[tuple[int, str], ledger.Entry] = defaultdict(ledger.Entry)
+    afters: dict[tuple[int, str], dict[int, int]] = defaultdict(dict)
+    made: dict[int, list[ledger.Change]] = {}
+    voided = 0
+    for _when, step, match_id in _timeline(eligible, kept):
+        rated = by_id[match_id]
+        people = {seat: (user_id, rated.game) for seat, user_id in rated.people.items()}
+        if step == 0:
+            mine = {user_id: entries[(user_id, rated.game)] for user_id in rated.people.values()}
+            made[match_id] = ledger.apply(mine, rated.people, rated.standing, at=rated.finished_at)
+            for change in made[match_id]:
+                afters[people[change.seat]][match_id] = change.after
+        else:
+            voided += 1
+            for change in made[match_id]:
+                key = people[change.seat]
+                afters[key].pop(match_id)
+                top = list(afters[key].values())
+                ledger.reverse(entries[key], change, [max(top)] if top else [])
+    RatingChange.objects.all().delete()
+    Rating.objects.all().delete()
+    Rating.objects.bulk_create(
+        (
+            Rating(
+                user_id=user_id,
+                game=game,
+                mu=entry.mu,
+                sigma=entry.sigma,
+                shown=entry.shown,
+                peak=entry.peak,
+                matches=entry.matches,
+                established=entry.established,
+                last_played_at=entry.last_played_at,
+            )
+            for (user_id, game), entry in entries.items()
+        ),
+        batch_size=REBUILD_BATCH,
+    )
+    newly = [
+        RatedMatch(match_id=match_id, game=by_id[match_id].game, rated_at=by_id[match_id].finished_at)
+        for match_id in made
+        if match_id not in kept
+    ]
+    RatedMatch.objects.bulk_create(newly, batch_size=REBUILD_BATCH)
+    RatingChange.objects.bulk_create(
+        (
+            _rebuilt_change(by_id[match_id], change, kept.get(match_id))
+            for match_id, changes in made.items()
+            for change in changes
+        ),
+        batch_size=REBUILD_BATCH,
+    )
+    people = len({user_id for user_id, _game in entries})
+    return Rebuilt(matches=len(made), voided=voided, people=people, newly_rated=len(newly))
+
+
+def _rebuilt_change(rated: RatedSeats, change: ledger.Change, kept: RatedMatch | None) -> RatingChange:
+    row = _change_row(rated, change, kept.rated_at if kept else rated.finished_at)
+    row.voided = kept is not None and kept.voided_at is not None
+    return row
