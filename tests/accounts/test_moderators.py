@@ -61,6 +61,10 @@ def test_the_group_holds_exactly_what_moderation_needs(moderator):
         "change_match",
         "view_move",
         "view_roundresult",
+        "view_rating",
+        "view_ratingchange",
+        "view_ratedmatch",
+        "void_ratedmatch",
     }
 
 
