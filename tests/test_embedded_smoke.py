@@ -61,6 +61,7 @@ def test_embedded_mode_serves_pages_and_runs_tasks_in_process(tmp_path):
                 },
             )
             assert "Welcome, solo!" in welcome
+            assert 'data-testid="leaderboard"' in browser.open(base + "/leaderboard/").read().decode()
             post("/accounts/password/reset/", {"email": "solo@example.com"})
 
             # The console mail backend prints the reset mail from the in-process Celery worker, which
@@ -76,3 +77,44 @@ def test_embedded_mode_serves_pages_and_runs_tasks_in_process(tmp_path):
             assert succeeded.search(output), output[-2000:]
         finally:
             stop(server)
+
+
+RATE_ON_SQLITE = """
+from accounts.models import User
+from gameplay import services
+from ratings import services as ratings
+from ratings.models import Rating
+from tables import services as tables
+from gameplay.models import Match
+from tests.history.helpers import play_out
+
+ana, ion = (User.objects.create_user(name, f"{name}@ex.com", "pw-for-the-smoke-1") for name in ("ana", "ion"))
+table = services.table_create(
+    host=ana, game="classic", options={"players": 2}, turn_clock=45, is_private=False, is_rated=True
+)
+tables.seat_take(table_id=table.pk, user=ion)
+match = play_out(Match.objects.get(table=table))
+live = sorted(Rating.objects.values_list("user__username", "mu", "sigma", "matches"))
+assert [row[3] for row in live] == [1, 1], live
+ratings.ratings_rebuild()
+assert sorted(Rating.objects.values_list("user__username", "mu", "sigma", "matches")) == live
+print("rated", live)
+"""
+
+
+def test_the_embedded_database_rates_a_match_and_rebuilds_the_same(tmp_path):
+    """On SQLite the live update runs as the last move commits, and a rebuild gives the same numbers."""
+    env = embedded_env(tmp_path / "site.sqlite3")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", RATE_ON_SQLITE],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "rated [('ana'" in done.stdout
