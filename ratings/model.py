@@ -2,12 +2,12 @@
 and who ranks where in a finished match. Pure functions of their inputs, so the live update,
 ``rebuild_ratings`` and the benchmark compute exactly the same numbers.
 
-The number shown is ``round(1500 + 30 · (μ − 25))``: a newcomer (μ = 25, σ = 25/3) is 1500, and a
+The number shown is ``round(1500 + 40 · (μ − 25))``: a newcomer (μ = 25, σ = 25/3) is 1500, and a
 rating is provisional ("1500?") until it has ``ESTABLISHED_MATCHES`` matches and σ ≤
 ``ESTABLISHED_SIGMA``. It follows μ rather than the conservative μ − 3σ, which climbs by playing alone
 (σ shrinks whatever the result): the uncertainty is told by the "?" and keeps a rating off the
-leaderboard instead. Thirty points per μ make a two-player match between established players about as
-likely as Elo's scale says for the same gap (σ ≈ 2, β = 25/6: 100 points, 64%).
+leaderboard instead. Forty points per μ put established players on about Elo's scale: in a duel
+(σ = 2 each) a 100-point gap makes a 65% favourite, where Elo says 64%.
 """
 
 from collections.abc import Sequence
@@ -23,7 +23,7 @@ TAU = MU / 300
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
 
 SHOWN_AT_START = 1500
-POINTS_PER_MU = 30
+POINTS_PER_MU = 40
 ESTABLISHED_MATCHES = 10
 ESTABLISHED_SIGMA = 6.0
 

@@ -17,7 +17,7 @@ class Rating(models.Model):
     mu = models.FloatField("μ", default=model.MU)
     sigma = models.FloatField("σ", default=model.SIGMA)
     shown = models.IntegerField(
-        _("rating"), default=model.SHOWN_AT_START, help_text=_("From μ: 1500 + 30·(μ − 25).")
+        _("rating"), default=model.SHOWN_AT_START, help_text=_("From μ: 1500 + 40·(μ − 25).")
     )
     peak = models.IntegerField(_("peak"), default=model.SHOWN_AT_START)
     matches = models.PositiveIntegerField(_("rated matches"), default=0)

@@ -3,8 +3,8 @@ phone (the drawing scales to its box; the labels are few and large)."""
 
 from dataclasses import dataclass
 
-WIDTH, HEIGHT = 340, 150
-LEFT, RIGHT, TOP, BOTTOM = 44, 8, 10, 22
+WIDTH, HEIGHT = 340, 160
+LEFT, RIGHT, TOP, BOTTOM = 48, 8, 10, 24
 """The drawing's size in its own units and the margins kept for the labels."""
 
 

@@ -9,10 +9,11 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from gameplay.models import Match, Participant
+from gameplay.models import Match
 from tables.models import Game
 
 from . import model
+from .eligible import first_holders, rated_seats
 from .models import RatedMatch, Rating, RatingChange
 
 BOARD_PAGE = 100
@@ -82,13 +83,8 @@ def match_rating(match: Match) -> MatchRating:
     """What ``match`` did to its people's ratings (``pending`` while the update has yet to land)."""
     changes = list(RatingChange.objects.filter(match=match).select_related("user").order_by("seat"))
     if not changes:
-        rated = (
-            match.table.is_rated
-            and not match.practice
-            and match.status != Match.Status.ABORTED
-            and not Participant.objects.filter(match=match, from_move=0, user__isnull=True).exists()
-        )
-        return MatchRating(rated=rated)
+        holders = first_holders([match.pk]).get(match.pk, {})
+        return MatchRating(rated=rated_seats(match, holders) is not None)
     return MatchRating(
         rated=True,
         changes=[

@@ -9,19 +9,20 @@ update, never lose it; a repeated event finds the match rated (one ``RatedMatch`
 
 import logging
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
+from django.db.models import Max, Model, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from gameplay.models import Match, Participant
 
 from . import ledger
+from .eligible import RatedSeats, bot_started, decided_seats, first_holders, rated_seats
 from .models import RatedMatch, Rating, RatingChange
-from .standing import Standing, standing
 
 logger = logging.getLogger(__name__)
 
@@ -31,45 +32,6 @@ CATCH_UP_WITHIN = timedelta(days=2)
 
 class RatingError(Exception):
     """A request about ratings that cannot be done; the text says why, in the active language."""
-
-
-@dataclass(frozen=True)
-class RatedSeats:
-    """A match that moves the ratings: who started each seat, and the result's standing."""
-
-    match_id: int
-    game: str
-    finished_at: datetime
-    people: dict[int, int]
-    standing: Standing
-
-
-def rated_seats(match: Match, first_holders: dict[int, int | None]) -> RatedSeats | None:
-    """The match's people and standing when it moves the ratings: decided online at a rated table,
-    every seat started by a person (``first_holders``: each seat's first holder, None for a bot).
-    None otherwise: bots, practice and casual tables never move a rating."""
-    if match.status != Match.Status.FINISHED or match.practice or not match.table.is_rated:
-        return None
-    if not first_holders or any(user_id is None for user_id in first_holders.values()):
-        return None
-    return RatedSeats(
-        match_id=match.pk,
-        game=match.game,
-        finished_at=match.finished_at,
-        people=dict(first_holders),
-        standing=standing(match.game, match.options, match.result),
-    )
-
-
-def _first_holders(match_ids: list[int]) -> dict[int, dict[int, int | None]]:
-    """For each match, each seat's first holder (the person who started it; None for a bot)."""
-    holders: dict[int, dict[int, int | None]] = defaultdict(dict)
-    rows = Participant.objects.filter(match_id__in=match_ids, from_move=0).values_list(
-        "match_id", "seat", "user_id"
-    )
-    for match_id, seat, user_id in rows:
-        holders[match_id][seat] = user_id
-    return holders
 
 
 def _rated_now() -> datetime:
@@ -136,7 +98,7 @@ def match_rate(*, match_id: int) -> bool:
     match = Match.objects.select_related("table").filter(pk=match_id).first()
     if match is None or RatedMatch.objects.filter(match_id=match_id).exists():
         return False
-    rated = rated_seats(match, _first_holders([match_id]).get(match_id, {}))
+    rated = rated_seats(match, first_holders([match_id]).get(match_id, {}))
     if rated is None:
         return False
     rows = _locked_entries(list(rated.people.values()), rated.game)
@@ -228,13 +190,18 @@ def catch_up() -> int:
         table__is_rated=True,
         finished_at__gte=since,
         rating__isnull=True,
-    ).order_by("finished_at", "pk")
+    )
+    # A seat a bot started never moves a rating: such matches are not looked at again every minute.
+    missed = missed.exclude(bot_started()).order_by("finished_at", "pk")
     return sum(match_rate(match_id=match_id) for match_id in missed.values_list("pk", flat=True))
 
 
 # --- Rebuilding every rating from the matches ------------------------------------------------------
 
+
 REBUILD_BATCH = 5000
+"""Rows per round trip reading the matches back; ids per statement deleting (PostgreSQL takes at most
+65,535 parameters a statement)."""
 
 
 @dataclass(frozen=True)
@@ -245,27 +212,77 @@ class Rebuilt:
     newly_rated: int
 
 
-def _timeline(eligible: list[RatedSeats], kept: dict[int, RatedMatch]) -> list[tuple[datetime, int, int]]:
+def _timeline(eligible: list[RatedSeats], kept: dict[int, tuple]) -> list[tuple[datetime, int, int]]:
     """(when, 0 to rate or 1 to void, match id), in the order the live updates made them: a match
     rated live at its ``rated_at``, one never rated at its finish, a void at its ``voided_at``."""
     steps = []
     for rated in eligible:
-        row = kept.get(rated.match_id)
-        steps.append((row.rated_at if row else rated.finished_at, 0, rated.match_id))
-        if row is not None and row.voided_at is not None:
-            steps.append((row.voided_at, 1, rated.match_id))
+        rated_at, voided_at = kept.get(rated.match_id, (None, None))
+        steps.append((rated_at or rated.finished_at, 0, rated.match_id))
+        if voided_at is not None:
+            steps.append((voided_at, 1, rated.match_id))
     return sorted(steps)
 
 
 def _eligible_matches() -> list[RatedSeats]:
-    matches = list(
-        Match.objects.filter(status=Match.Status.FINISHED, practice=False, table__is_rated=True)
-        .select_related("table")
-        .only("pk", "game", "options", "result", "finished_at", "status", "practice", "table__is_rated")
+    """Every match that moves the ratings, read as plain values in two queries whatever their number
+    (no list of ids: PostgreSQL takes at most 65,535 parameters a statement)."""
+    decided = Q(status=Match.Status.FINISHED, practice=False, table__is_rated=True)
+    holders: dict[int, dict[int, int | None]] = defaultdict(dict)
+    rows = (
+        Participant.objects.filter(from_move=0, match__in=Match.objects.filter(decided))
+        .order_by("-pk")  # a seat's first row last, so it stays (``eligible.first_holders``)
+        .values_list("match_id", "seat", "user_id")
     )
-    holders = _first_holders([match.pk for match in matches]) if matches else {}
-    eligible = (rated_seats(match, holders.get(match.pk, {})) for match in matches)
+    for match_id, seat, user_id in rows.iterator(chunk_size=REBUILD_BATCH):
+        holders[match_id][seat] = user_id
+    matches = Match.objects.filter(decided).values_list("pk", "game", "options", "result", "finished_at")
+    eligible = (
+        decided_seats(match_id, game, options, result, finished_at, holders.get(match_id, {}))
+        for match_id, game, options, result, finished_at in matches.iterator(chunk_size=REBUILD_BATCH)
+    )
     return [rated for rated in eligible if rated is not None]
+
+
+def _replayed(eligible: list[RatedSeats], kept: dict[int, tuple]):
+    """Every rating and every match's changes, worked out in memory along the timeline."""
+    by_id = {rated.match_id: rated for rated in eligible}
+    entries: dict[tuple[int, str], ledger.Entry] = defaultdict(ledger.Entry)
+    afters: dict[tuple[int, str], dict[int, int]] = defaultdict(dict)
+    made: dict[int, list[ledger.Change]] = {}
+    voided = 0
+    for _when, step, match_id in _timeline(eligible, kept):
+        rated = by_id[match_id]
+        if step == 0:
+            mine = {user_id: entries[(user_id, rated.game)] for user_id in rated.people.values()}
+            made[match_id] = ledger.apply(mine, rated.people, rated.standing, at=rated.finished_at)
+            for change in made[match_id]:
+                afters[(change.user_id, rated.game)][match_id] = change.after
+        else:
+            voided += 1
+            for change in made[match_id]:
+                key = (change.user_id, rated.game)
+                afters[key].pop(match_id)
+                top = list(afters[key].values())
+                ledger.reverse(entries[key], change, [max(top)] if top else [])
+    return entries, made, voided
+
+
+RATING_COLUMNS = [
+    "user_id",
+    "game",
+    "mu",
+    "sigma",
+    "shown",
+    "peak",
+    "matches",
+    "established",
+    "last_played_at",
+]
+CHANGE_COLUMNS = [
+    "match_id", "user_id", "game", "seat", "place", "mu_before", "sigma_before", "mu_after", "sigma_after",
+    "before", "after", "change", "established", "left", "voided", "at",
+]  # fmt: skip
 
 
 @transaction.atomic(durable=True)
@@ -278,65 +295,67 @@ def ratings_rebuild() -> Rebuilt:
             tables = ", ".join(model._meta.db_table for model in (RatedMatch, Rating, RatingChange))
             cursor.execute(f"LOCK TABLE {tables} IN EXCLUSIVE MODE")
     eligible = _eligible_matches()
+    kept = {
+        match_id: (rated_at, voided_at)
+        for match_id, rated_at, voided_at in RatedMatch.objects.values_list(
+            "match_id", "rated_at", "voided_at"
+        )
+    }
+    entries, made, voided = _replayed(eligible, kept)
     by_id = {rated.match_id: rated for rated in eligible}
-    kept = {row.match_id: row for row in RatedMatch.objects.filter(match_id__in=by_id)}
-    entries: dict[tuple[int, str], ledger.Entry] = defaultdict(ledger.Entry)
-    afters: dict[tuple[int, str], dict[int, int]] = defaultdict(dict)
-    made: dict[int, list[ledger.Change]] = {}
-    voided = 0
-    for _when, step, match_id in _timeline(eligible, kept):
-        rated = by_id[match_id]
-        people = {seat: (user_id, rated.game) for seat, user_id in rated.people.items()}
-        if step == 0:
-            mine = {user_id: entries[(user_id, rated.game)] for user_id in rated.people.values()}
-            made[match_id] = ledger.apply(mine, rated.people, rated.standing, at=rated.finished_at)
-            for change in made[match_id]:
-                afters[people[change.seat]][match_id] = change.after
-        else:
-            voided += 1
-            for change in made[match_id]:
-                key = people[change.seat]
-                afters[key].pop(match_id)
-                top = list(afters[key].values())
-                ledger.reverse(entries[key], change, [max(top)] if top else [])
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
-    Rating.objects.bulk_create(
+    stale = sorted(set(kept) - set(by_id))  # no longer rated (a table made casual since): forgotten
+    for start in range(0, len(stale), REBUILD_BATCH):
+        RatedMatch.objects.filter(match_id__in=stale[start : start + REBUILD_BATCH]).delete()
+    _insert(
+        Rating,
+        RATING_COLUMNS,
         (
-            Rating(
-                user_id=user_id,
-                game=game,
-                mu=entry.mu,
-                sigma=entry.sigma,
-                shown=entry.shown,
-                peak=entry.peak,
-                matches=entry.matches,
-                established=entry.established,
-                last_played_at=entry.last_played_at,
-            )
-            for (user_id, game), entry in entries.items()
+            (user_id, game, e.mu, e.sigma, e.shown, e.peak, e.matches, e.established, e.last_played_at)
+            for (user_id, game), e in entries.items()
         ),
-        batch_size=REBUILD_BATCH,
     )
     newly = [
-        RatedMatch(match_id=match_id, game=by_id[match_id].game, rated_at=by_id[match_id].finished_at)
+        (match_id, by_id[match_id].game, by_id[match_id].finished_at)
         for match_id in made
         if match_id not in kept
     ]
-    RatedMatch.objects.bulk_create(newly, batch_size=REBUILD_BATCH)
-    RatingChange.objects.bulk_create(
-        (
-            _rebuilt_change(by_id[match_id], change, kept.get(match_id))
-            for match_id, changes in made.items()
-            for change in changes
-        ),
-        batch_size=REBUILD_BATCH,
+    _insert(RatedMatch, ["match_id", "game", "rated_at"], newly)
+    _insert(RatingChange, CHANGE_COLUMNS, _change_tuples(by_id, made, kept))
+    return Rebuilt(
+        matches=len(made),
+        voided=voided,
+        people=len({user for user, _game in entries}),
+        newly_rated=len(newly),
     )
-    people = len({user_id for user_id, _game in entries})
-    return Rebuilt(matches=len(made), voided=voided, people=people, newly_rated=len(newly))
 
 
-def _rebuilt_change(rated: RatedSeats, change: ledger.Change, kept: RatedMatch | None) -> RatingChange:
-    row = _change_row(rated, change, kept.rated_at if kept else rated.finished_at)
-    row.voided = kept is not None and kept.voided_at is not None
-    return row
+def _change_tuples(
+    by_id: dict[int, RatedSeats], made: dict[int, list[ledger.Change]], kept: dict[int, tuple]
+):
+    for match_id, changes in made.items():
+        rated_at, voided_at = kept.get(match_id, (None, None))
+        at, game = rated_at or by_id[match_id].finished_at, by_id[match_id].game
+        for c in changes:
+            yield (
+                match_id, c.user_id, game, c.seat, c.place, c.mu_before, c.sigma_before, c.mu_after,
+                c.sigma_after, c.before, c.after, c.change, c.established, c.left, voided_at is not None, at,
+            )  # fmt: skip
+
+
+def _insert(model: type[Model], columns: list[str], rows: Iterable[tuple]) -> None:
+    """Write the rebuild's new rows (hundreds of thousands of rating changes) in one go: by COPY on
+    PostgreSQL (no parameters bound, no model built per row), by ``bulk_create`` elsewhere."""
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(
+            (model(**dict(zip(columns, row, strict=True))) for row in rows), batch_size=REBUILD_BATCH
+        )
+        return
+    names = ", ".join(
+        connection.ops.quote_name(model._meta.get_field(c.removesuffix("_id")).column) for c in columns
+    )
+    table = connection.ops.quote_name(model._meta.db_table)
+    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)

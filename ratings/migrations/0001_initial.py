@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
                 ('game', models.CharField(choices=[('americana', 'Șeptică Americană'), ('classic', 'Classic Șeptică')], max_length=16, verbose_name='game')),
                 ('mu', models.FloatField(default=25.0, verbose_name='μ')),
                 ('sigma', models.FloatField(default=8.333333333333334, verbose_name='σ')),
-                ('shown', models.IntegerField(default=1500, help_text='From μ: 1500 + 30·(μ − 25).', verbose_name='rating')),
+                ('shown', models.IntegerField(default=1500, help_text='From μ: 1500 + 40·(μ − 25).', verbose_name='rating')),
                 ('peak', models.IntegerField(default=1500, verbose_name='peak')),
                 ('matches', models.PositiveIntegerField(default=0, verbose_name='rated matches')),
                 ('established', models.BooleanField(default=False, help_text='Enough rated matches and a small enough σ.', verbose_name='established')),

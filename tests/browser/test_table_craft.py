@@ -469,7 +469,8 @@ def assert_fits(page: Page) -> None:
     scroll = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
     assert scroll[0] <= size["width"] and scroll[1] <= size["height"], scroll
     controls = page.locator(
-        "#hand-area button:visible, #hand-area .hand-card, .play summary, .site-header button, .site-header a"
+        "#hand-area button:visible, #hand-area .hand-card, .play summary,"
+        " .site-header button:visible, .site-header a:visible"
     )
     assert controls.count() > 5
     for index in range(controls.count()):

@@ -162,12 +162,18 @@ def test_rebuild_rates_matches_decided_before_rated_play_and_the_live_path_leave
     assert RatedMatch.objects.get().match == old and Rating.objects.count() == 2
 
 
-def test_the_catch_up_rates_a_match_whose_update_was_missed(db):
-    ana, ion = people(2)
+def test_the_catch_up_rates_a_match_whose_update_was_missed(db, django_assert_max_num_queries):
+    ana, ion, eva = people(3)
     match = play_out(rated_table_match("americana", [ana, ion]))
-    assert rating_services.catch_up() == 1
-    assert RatedMatch.objects.get().match == match
-    assert rating_services.catch_up() == 0
+    replaced = rated_table_match("americana", [eva, make_user("dan")])
+    # Replaced before the first move: the bot's row starts at move 0 too, yet dan started the seat.
+    services.player_replace_with_bot(table_id=replaced.table_id, position=1)
+    play_out(replaced)
+    play_out(rated_table_match("americana", [eva, ion], {"players": 3}))  # a bot started a seat
+    assert rating_services.catch_up() == 2
+    assert set(RatedMatch.objects.values_list("match", flat=True)) == {match.pk, replaced.pk}
+    with django_assert_max_num_queries(1):
+        assert rating_services.catch_up() == 0  # the bots' match is not looked at again
 
 
 def test_the_news_of_a_match_s_end_rates_it_before_the_table_is_told(db, django_capture_on_commit_callbacks):

@@ -18,10 +18,11 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
 
+from bots import rating_arena as bench
 from gameplay.engine import GAME_NAMES, get_game
 from gameplay.engine.classic import teams
 from gameplay.models import Match, Participant
-from ratings import bench, services
+from ratings import services
 from ratings.models import Rating, RatingChange
 from tables.models import Table
 

@@ -13,11 +13,11 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 
-from bots.policies import LEVELS, choose
 from gameplay.engine import get_game
+from ratings import ledger, model
+from ratings.standing import Standing, standing
 
-from . import ledger, model
-from .standing import Standing, standing
+from .policies import LEVELS, choose
 
 SIZES = (2, 3, 4)
 HELD_OUT = 0.2
