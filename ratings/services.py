@@ -317,11 +317,11 @@ def ratings_rebuild() -> Rebuilt:
         ),
     )
     newly = [
-        (match_id, by_id[match_id].game, by_id[match_id].finished_at)
+        (match_id, by_id[match_id].game, by_id[match_id].finished_at, "")
         for match_id in made
         if match_id not in kept
     ]
-    _insert(RatedMatch, ["match_id", "game", "rated_at"], newly)
+    _insert(RatedMatch, ["match_id", "game", "rated_at", "void_reason"], newly)
     _insert(RatingChange, CHANGE_COLUMNS, _change_tuples(by_id, made, kept))
     return Rebuilt(
         matches=len(made),

@@ -22,13 +22,13 @@ def people(count: int, prefix: str = "r") -> list:
 
 def test_a_rated_match_moves_both_ratings_once(db):
     ana, ion = people(2)
-    match = rated_and_played("americana", [ana, ion])
+    match = rated_and_played("classic", [ana, ion])
     changes = {change.user_id: change for change in RatingChange.objects.filter(match=match)}
     winner = match.result["winners"][0]
     won, lost = changes[[ana, ion][winner].pk], changes[[ana, ion][1 - winner].pk]
     assert won.change > 0 > lost.change and won.before == lost.before == 1500
-    assert Rating.objects.get(user=[ana, ion][winner], game="americana").shown == won.after
-    assert Rating.objects.filter(game="americana").values_list("matches", flat=True).distinct().get() == 1
+    assert Rating.objects.get(user=[ana, ion][winner], game="classic").shown == won.after
+    assert Rating.objects.filter(game="classic").values_list("matches", flat=True).distinct().get() == 1
     before = snapshot()
     assert rating_services.match_rate(match_id=match.pk) is False  # the news heard twice
     assert snapshot() == before and RatingChange.objects.count() == 2
@@ -38,14 +38,14 @@ def test_a_rated_match_moves_both_ratings_once(db):
 def test_casual_tables_bots_practice_and_aborted_matches_move_no_rating(db, kind):
     ana, ion = people(2)
     if kind == "casual":
-        match = play_out(rated_table_match("americana", [ana, ion], rated=False))
+        match = play_out(rated_table_match("classic", [ana, ion], rated=False))
     elif kind == "bot":
-        match = play_out(rated_table_match("americana", [ana, ion], {"players": 3}))
+        match = play_out(rated_table_match("classic", [ana, ion], {"players": 3}))
     elif kind == "practice":
-        match = play_out(rated_table_match("americana", [ana, ion]))
+        match = play_out(rated_table_match("classic", [ana, ion]))
         Match.objects.filter(pk=match.pk).update(practice=True)
     else:
-        match = rated_table_match("americana", [ana, ion])
+        match = rated_table_match("classic", [ana, ion])
         services.table_close(table_id=match.table_id, reason="Stopped by a moderator.")
     assert rating_services.match_rate(match_id=match.pk) is False
     assert (
@@ -73,7 +73,7 @@ def _to_act(match: Match, seat: int) -> None:
 @pytest.mark.parametrize("came_back", [False, True])
 def test_a_stand_in_keeps_the_seat_s_result_unless_the_person_never_came_back(db, came_back):
     players = people(3)
-    match = rated_table_match("americana", players)
+    match = rated_table_match("classic", players)
     _to_act(match, 1)
     assert services.seat_stand_in(match_id=match.pk, seat=1, expected_version=match.version)
     if came_back:
@@ -84,14 +84,14 @@ def test_a_stand_in_keeps_the_seat_s_result_unless_the_person_never_came_back(db
     change = RatingChange.objects.get(match=match, seat=1)
     totals = match.result["totals"]
     if came_back:
-        assert change.place == 1 + sum(total < totals[1] for total in totals) and not change.left
+        assert change.place == 1 + sum(total > totals[1] for total in totals) and not change.left
     else:
         assert change.place == 3 and change.left and change.change < 0
 
 
 def test_a_person_replaced_by_a_moderator_ranks_last_and_the_bot_is_not_rated(db):
     players = people(3)
-    match = rated_table_match("americana", players)
+    match = rated_table_match("classic", players)
     play_out(match, moves=3)
     services.player_replace_with_bot(table_id=match.table_id, position=0)
     match = play_out(match)
@@ -116,16 +116,16 @@ def test_two_v_two_partners_get_the_same_change(db):
 def test_a_void_reverses_the_match_for_everyone_and_records_who_and_why(db):
     ana, ion, eva = people(3)
     mod = make_user("mod", is_staff=True)
-    first = rated_and_played("americana", [ana, ion])
+    first = rated_and_played("classic", [ana, ion])
     after_first = snapshot()
-    second = rated_and_played("americana", [ana, eva], seed=1)
+    second = rated_and_played("classic", [ana, eva], seed=1)
     rated = rating_services.match_void(match_id=second.pk, by=mod, reason="Collusion")
     assert (rated.voided_by, rated.void_reason) == (mod, "Collusion") and rated.voided_at
     assert RatingChange.objects.filter(match=second, voided=True).count() == 2
     now = snapshot()
     for key in after_first:
         assert now[key][0] == pytest.approx(after_first[key][0]) and now[key][4] == after_first[key][4]
-    eva_rating = Rating.objects.get(user=eva, game="americana")
+    eva_rating = Rating.objects.get(user=eva, game="classic")
     assert (eva_rating.matches, eva_rating.mu) == (0, pytest.approx(model.MU))
     with pytest.raises(rating_services.RatingError, match="voided already"):
         rating_services.match_void(match_id=second.pk, by=mod, reason="again")
@@ -137,10 +137,10 @@ def test_rebuild_gives_exactly_the_live_numbers(db):
     ana, ion, eva, dan = people(4)
     mod = make_user("mod", is_staff=True)
     rated_and_played("americana", [ana, ion])
-    voided = rated_and_played("americana", [ion, eva, dan], seed=1)
+    voided = rated_and_played("classic", [ion, eva, dan], seed=1)
     rated_and_played("classic", [ana, eva], seed=2)
     rating_services.match_void(match_id=voided.pk, by=mod, reason="Collusion")
-    rated_and_played("americana", [eva, ana, dan], seed=3)
+    rated_and_played("classic", [eva, ana, dan], seed=3)
     rated_and_played("classic", [ana, ion, eva, dan], {"players": 4}, seed=4)
     live = snapshot()
     live_changes = sorted(
@@ -156,7 +156,7 @@ def test_rebuild_gives_exactly_the_live_numbers(db):
 
 def test_rebuild_rates_matches_decided_before_rated_play_and_the_live_path_leaves_them(db):
     ana, ion = people(2)
-    old = play_out(rated_table_match("americana", [ana, ion]))  # its news never heard
+    old = play_out(rated_table_match("classic", [ana, ion]))  # its news never heard
     assert not Rating.objects.exists()
     assert rating_services.ratings_rebuild().newly_rated == 1
     assert RatedMatch.objects.get().match == old and Rating.objects.count() == 2
@@ -164,12 +164,12 @@ def test_rebuild_rates_matches_decided_before_rated_play_and_the_live_path_leave
 
 def test_the_catch_up_rates_a_match_whose_update_was_missed(db, django_assert_max_num_queries):
     ana, ion, eva = people(3)
-    match = play_out(rated_table_match("americana", [ana, ion]))
-    replaced = rated_table_match("americana", [eva, make_user("dan")])
+    match = play_out(rated_table_match("classic", [ana, ion]))
+    replaced = rated_table_match("classic", [eva, make_user("dan")])
     # Replaced before the first move: the bot's row starts at move 0 too, yet dan started the seat.
     services.player_replace_with_bot(table_id=replaced.table_id, position=1)
     play_out(replaced)
-    play_out(rated_table_match("americana", [eva, ion], {"players": 3}))  # a bot started a seat
+    play_out(rated_table_match("classic", [eva, ion], {"players": 3}))  # a bot started a seat
     assert rating_services.catch_up() == 2
     assert set(RatedMatch.objects.values_list("match", flat=True)) == {match.pk, replaced.pk}
     with django_assert_max_num_queries(1):
@@ -178,7 +178,7 @@ def test_the_catch_up_rates_a_match_whose_update_was_missed(db, django_assert_ma
 
 def test_the_news_of_a_match_s_end_rates_it_before_the_table_is_told(db, django_capture_on_commit_callbacks):
     ana, ion = people(2)
-    match = rated_table_match("americana", [ana, ion])
+    match = rated_table_match("classic", [ana, ion])
     seen = []
     from tables import events
 
@@ -204,7 +204,7 @@ def test_two_matches_of_one_person_finishing_at_once_lose_no_update():
     ana, ion, eva = people(3)
     finals = []
     for other in (ion, eva):
-        match = rated_table_match("americana", [ana, other])
+        match = rated_table_match("classic", [ana, other])
         finals.append((match, *one_move_from_the_end(match)))
     barrier = threading.Barrier(2)
     errors = []
@@ -224,7 +224,7 @@ def test_two_matches_of_one_person_finishing_at_once_lose_no_update():
     for thread in threads:
         thread.join()
     assert not errors
-    ana_rating = Rating.objects.get(user=ana, game="americana")
+    ana_rating = Rating.objects.get(user=ana, game="classic")
     assert ana_rating.matches == 2
     changes = list(RatingChange.objects.filter(user=ana).order_by("at"))
     assert changes[1].mu_before == changes[0].mu_after, "the second update started from the first's result"
@@ -236,6 +236,6 @@ def test_two_matches_of_one_person_finishing_at_once_lose_no_update():
 def test_a_person_s_first_seat_is_what_counts(db):
     """Bots only in a seat nobody started in: a bot-filled table never moves a rating."""
     ana, ion = people(2)
-    match = play_out(seated_match("americana", [ana], {"players": 2}))
+    match = play_out(seated_match("classic", [ana], {"players": 2}))
     assert rating_services.match_rate(match_id=match.pk) is False
     assert ion.rating_changes.count() == 0
