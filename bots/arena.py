@@ -38,6 +38,24 @@ def play_match(
     side_of = ["ab"[(seat + index) % 2] for seat in range(players)]
     rngs = [random.Random(f"{seed}:{index}:{seat}") for seat in range(players)]
     times: dict[str, list[float]] = {level: [] for level in levels}
+    seat_levels = [levels[side == "b"] for side in side_of]
+    play_through(game, state, seat_levels, rngs, budget=budget, times=times)
+    winners = game.view(state, None)["winners"]
+    return Outcome(side_of[winners[0]] if winners else None, times)
+
+
+def play_through(
+    game,
+    state,
+    levels: list[str],
+    rngs: list[random.Random],
+    *,
+    budget: float | None,
+    times: dict[str, list[float]] | None = None,
+) -> None:
+    """Play ``state`` to the match's end, each seat choosing at its level with its own random source,
+    dealing between rounds as the table does; ``times``: each level's decision times (choices between
+    two or more actions only) are added to it."""
     history: list[dict] = []
     while not game.is_over(state):
         if game.awaiting_deal(state):
@@ -45,14 +63,13 @@ def play_match(
             continue
         seat = game.to_act(state)
         legal = [game.action_to_json(a) for a in game.legal_actions(state)]
-        level = levels[side_of[seat] == "b"]
         started = time.perf_counter()
-        action = choose(game.view(state, seat), legal, level, rngs[seat], history=history, budget=budget)
-        if len(legal) > 1:
-            times[level].append(time.perf_counter() - started)
+        action = choose(
+            game.view(state, seat), legal, levels[seat], rngs[seat], history=history, budget=budget
+        )
+        if times is not None and len(legal) > 1:
+            times[levels[seat]].append(time.perf_counter() - started)
         history += game.apply(state, game.action_from_json(action))
-    winners = game.view(state, None)["winners"]
-    return Outcome(side_of[winners[0]] if winners else None, times)
 
 
 def bot_played_actions(game_name: str, options: dict, seed: int, levels: list[str]) -> list[dict]:

@@ -17,7 +17,8 @@ from gameplay.engine import get_game
 from ratings import ledger, model
 from ratings.standing import Standing, standing
 
-from .policies import LEVELS, choose
+from .arena import play_through
+from .policies import LEVELS
 
 SIZES = (2, 3, 4)
 HELD_OUT = 0.2
@@ -59,17 +60,7 @@ def play(job: Job) -> dict:
     game = get_game(job.game)
     state = game.new_match(game.options_from_json({"players": job.players}), job.seed)
     rngs = [random.Random(f"{job.seed}:{seat}") for seat in range(job.players)]
-    history: list[dict] = []
-    while not game.is_over(state):
-        if game.awaiting_deal(state):
-            history = game.next_round(state)
-            continue
-        seat = game.to_act(state)
-        legal = [game.action_to_json(action) for action in game.legal_actions(state)]
-        action = choose(
-            game.view(state, seat), legal, job.levels[seat], rngs[seat], history=history, budget=job.budget
-        )
-        history += game.apply(state, game.action_from_json(action))
+    play_through(game, state, list(job.levels), rngs, budget=job.budget)
     public = game.view(state, None)
     games_won = public.get("games_won")
     return {

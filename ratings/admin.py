@@ -9,6 +9,8 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from gameplay.admin import ReadOnlyInline
+
 from . import services
 from .models import RatedMatch, Rating, RatingChange
 
@@ -76,18 +78,10 @@ class VoidForm(forms.Form):
     )
 
 
-class RatingChangeInline(admin.TabularInline):
+class RatingChangeInline(ReadOnlyInline):
     model = RatingChange
-    extra = 0
-    can_delete = False
     fields = ("seat", "user", "place", "before", "after", "change", "left", "voided")
     readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(RatedMatch)

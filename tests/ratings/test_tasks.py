@@ -20,5 +20,5 @@ def test_the_worker_rates_a_decided_match_whose_update_was_missed(celery_worker)
     RatedMatch.objects.filter(match=match).delete()
     match.rating_changes.all().delete()
     catch_up.delay()
-    assert wait_until(lambda: RatedMatch.objects.filter(match=match).exists(), timeout=60)
+    assert wait_until(lambda: RatedMatch.objects.filter(match=match).exists(), timeout=120)
     assert match.rating_changes.count() == 2
