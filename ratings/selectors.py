@@ -14,7 +14,7 @@ from tables.models import Game
 
 from . import model
 from .eligible import first_holders, rated_seats
-from .models import RatedMatch, Rating, RatingChange
+from .models import Rating, RatingChange
 
 BOARD_PAGE = 100
 BOARD_ACTIVE_DAYS = 30
@@ -209,7 +209,3 @@ def leaderboard(*, game: str, page: str | int | None, viewer) -> Board:
     return Board(
         game=game, page=shown_page, first_place=first, mine=mine, my_place=my_place, my_page_shows_me=shows_me
     )
-
-
-def voided_match(match_id: int) -> RatedMatch | None:
-    return RatedMatch.objects.filter(match_id=match_id, voided_at__isnull=False).first()
