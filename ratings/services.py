@@ -1,10 +1,11 @@
 """Every write to the ratings: a decided match rated, a rated match voided by a moderator, every
 rating rebuilt from the matches. Each is one durable transaction.
 
-Locks, always in this order: the match's ``RatedMatch`` row, then the ``Rating`` rows of its people
-by person id. Two matches of one person finishing at once (two tables) each wait for the other's
-update, never lose it; a repeated event finds the match rated (one ``RatedMatch`` per match, one
-``RatingChange`` per match and person) and changes nothing.
+Locks: the ``Rating`` rows of a match's people, always in person-id order (a void holds its match's
+``RatedMatch`` row first; an update makes its match's row only once the ratings are locked). Two
+matches of one person finishing at once (two tables) each wait for the other's update, never lose it;
+a repeated event finds the match rated (one ``RatedMatch`` per match, one ``RatingChange`` per match
+and person) and changes nothing.
 """
 
 import logging
@@ -71,24 +72,14 @@ def _store(rows: dict[int, Rating], entries: dict[int, ledger.Entry]) -> None:
     )
 
 
-def _change_row(rated: RatedSeats, change: ledger.Change, at: datetime) -> RatingChange:
-    return RatingChange(
-        match_id=rated.match_id,
-        user_id=change.user_id,
-        game=rated.game,
-        seat=change.seat,
-        place=change.place,
-        left=change.left,
-        mu_before=change.mu_before,
-        sigma_before=change.sigma_before,
-        mu_after=change.mu_after,
-        sigma_after=change.sigma_after,
-        before=change.before,
-        after=change.after,
-        change=change.change,
-        established=change.established,
-        at=at,
-    )
+def _change_values(match_id: int, game: str, change: ledger.Change, at: datetime, voided: bool) -> tuple:
+    """One ``RatingChange`` row, in ``CHANGE_COLUMNS``' order: the live update and the rebuild write
+    the same columns from the same change."""
+    c = change
+    return (
+        match_id, c.user_id, game, c.seat, c.place, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after,
+        c.before, c.after, c.change, c.established, c.left, voided, at,
+    )  # fmt: skip
 
 
 @transaction.atomic(durable=True)
@@ -111,7 +102,9 @@ def match_rate(*, match_id: int) -> bool:
     entries = {user_id: _entry(row) for user_id, row in rows.items()}
     changes = ledger.apply(entries, rated.people, rated.standing, at=rated.finished_at)
     _store(rows, entries)
-    RatingChange.objects.bulk_create([_change_row(rated, change, at) for change in changes])
+    _insert(
+        RatingChange, CHANGE_COLUMNS, [_change_values(match_id, rated.game, c, at, False) for c in changes]
+    )
     return True
 
 
@@ -337,16 +330,14 @@ def _change_tuples(
     for match_id, changes in made.items():
         rated_at, voided_at = kept.get(match_id, (None, None))
         at, game = rated_at or by_id[match_id].finished_at, by_id[match_id].game
-        for c in changes:
-            yield (
-                match_id, c.user_id, game, c.seat, c.place, c.mu_before, c.sigma_before, c.mu_after,
-                c.sigma_after, c.before, c.after, c.change, c.established, c.left, voided_at is not None, at,
-            )  # fmt: skip
+        for change in changes:
+            yield _change_values(match_id, game, change, at, voided_at is not None)
 
 
 def _insert(model: type[Model], columns: list[str], rows: Iterable[tuple]) -> None:
-    """Write the rebuild's new rows (hundreds of thousands of rating changes) in one go: by COPY on
-    PostgreSQL (no parameters bound, no model built per row), by ``bulk_create`` elsewhere."""
+    """Write rows of ``columns`` in one statement (the rebuild's are hundreds of thousands of rating
+    changes): by COPY on PostgreSQL (no parameters bound, no model built per row), by ``bulk_create``
+    elsewhere."""
     if connection.vendor != "postgresql":
         model.objects.bulk_create(
             (model(**dict(zip(columns, row, strict=True))) for row in rows), batch_size=REBUILD_BATCH
