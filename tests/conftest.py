@@ -45,6 +45,34 @@ def default_language() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def flush_retried_after_a_deadlock() -> Iterator[None]:
+    """A transactional test's flush (one TRUNCATE that locks every table in turn) can deadlock with
+    a live server's beat task, whose one query locks several of them in another order. PostgreSQL
+    then aborts one of the two; when it aborts the flush, the flush is tried again."""
+    from django.core.management.base import CommandError
+    from django.core.management.commands import flush
+    from psycopg.errors import DeadlockDetected
+
+    handle = flush.Command.handle
+
+    def handle_retried(self, **options):
+        for attempt in range(4):
+            try:
+                return handle(self, **options)
+            except CommandError as error:
+                database_error = error.__cause__.__cause__ if error.__cause__ else None
+                if attempt == 3 or not isinstance(database_error, DeadlockDetected):
+                    raise
+                time.sleep(0.1 * (attempt + 1))
+
+    flush.Command.handle = handle_retried
+    try:
+        yield
+    finally:
+        flush.Command.handle = handle
+
+
+@pytest.fixture(scope="session", autouse=True)
 def practice_bundle() -> None:
     """The practice table's Python, built as ``make run`` builds it, before any server starts."""
     from practice import bundle
