@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "tables",
     "gameplay",
     "ratings",
+    "social",
     "bots",
     "history",
     "practice",
@@ -161,7 +162,31 @@ SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "2"))
 """How often Celery beat runs the sweep that acts on anything overdue (a lost task never stalls a match)."""
 RATINGS_CATCH_UP_SECONDS = float(os.environ.get("RATINGS_CATCH_UP_SECONDS", "60"))
 """How often Celery beat rates the decided matches whose update was missed (a process died first)."""
+POOL_TICK_SECONDS = float(os.environ.get("POOL_TICK_SECONDS", "1"))
+"""How often Celery beat pairs the pools (pairing also runs on every join)."""
+POOL_STALE_SECONDS = float(os.environ.get("POOL_STALE_SECONDS", "10"))
+"""A person whose page that looks has not been heard of for this long leaves the pool."""
+POOL_SEEN_EVERY_SECONDS = float(os.environ.get("POOL_SEEN_EVERY_SECONDS", "3"))
+"""How often a server process tells the pool that the pages looking there are still open."""
+POOL_BOT_FILL_SECONDS = float(os.environ.get("POOL_BOT_FILL_SECONDS", "20"))
+"""After this long in the pool with "fill with bots" on, bots take the seats nobody took."""
+POOL_WINDOW_START = float(os.environ.get("POOL_WINDOW_START", "100"))
+POOL_WINDOW_PER_SECOND = float(os.environ.get("POOL_WINDOW_PER_SECOND", "25"))
+"""The pool seats people whose ratings lie within POOL_WINDOW_START points of each other at once,
+and the window widens by POOL_WINDOW_PER_SECOND points for each second of the wait."""
+POOL_PAIRED_KEPT_SECONDS = 300
+"""How long a pool entry remembers the table it was given, for a page that missed the news."""
+POOL_JOINS_PER_MINUTE = int(os.environ.get("POOL_JOINS_PER_MINUTE", "20"))
+SOCIAL_REQUESTS_PER_HOUR = int(os.environ.get("SOCIAL_REQUESTS_PER_HOUR", "30"))
+"""Friend requests and invitations a person may send in an hour (in one burst at most)."""
+SITE_COUNTS_SECONDS = 5
+"""How long the counts of people online and at tables are kept before they are counted again."""
 CELERY_BEAT_SCHEDULE = {
+    "pool-tick": {
+        "task": "social.tasks.pool_tick",
+        "schedule": POOL_TICK_SECONDS,
+        "options": {"expires": POOL_TICK_SECONDS},
+    },
     "sweep": {
         "task": "gameplay.tasks.sweep",
         "schedule": SWEEP_SECONDS,

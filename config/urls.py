@@ -14,6 +14,7 @@ urlpatterns = [
     path("tables/", include("gameplay.urls")),
     path("", include("history.urls")),
     path("", include("ratings.urls")),
+    path("", include("social.urls")),
     path("practice/", include("practice.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -249,7 +249,7 @@ class TableNews(ProcessNews):
     async def _beat_once(self, layer) -> None:
         await super()._beat_once(layer)
         seats = [
-            (viewer.table_id, viewer.seat, viewer.channel_name)
+            (viewer.table_id, viewer.presence_seat, viewer.channel_name)
             for viewers in self.viewers.values()
             for viewer in viewers
             if viewer.present
@@ -291,7 +291,7 @@ def watching() -> services.ActionRefused:
 
 class TableConsumer(LiveConsumer):
     """One tab's table (or its waiting room). Whatever ends the connection, its cleanup runs: out of
-    the table's group, and out of the seat's presence."""
+    the table's group, and out of the seat's presence (a spectator's: the table's watchers)."""
 
     group = ""
     seat: int | None = None
@@ -320,9 +320,8 @@ class TableConsumer(LiveConsumer):
             return
         self.group = table_group(self.table_id)
         await self.accept()
-        if self.seat is not None:
-            await off_thread(presence.arrive)(self.table_id, self.seat, self.channel_name)
-            self.present = True
+        await off_thread(presence.arrive)(self.table_id, self.presence_seat, self.channel_name)
+        self.present = True
         # Read after joining the group, so no change falls between the two: a reconnect lands on the
         # exact current state.
         await self.send_text(await off_thread(self.screen_text)(None))
@@ -337,6 +336,11 @@ class TableConsumer(LiveConsumer):
             return False
         self.seat = self.seat_shown = self._seat_at(shared.table)
         return True
+
+    @property
+    def presence_seat(self) -> int | str:
+        """Where this connection counts: its seat's presence, or the table's watchers."""
+        return self.seat if self.seat is not None else presence.WATCHERS
 
     def _seat_at(self, table: Table) -> int | None:
         seat = table_selectors.seat_of(table=table, user=self.scope["user"])
@@ -360,7 +364,8 @@ class TableConsumer(LiveConsumer):
                 logger.warning("Table %s: could not note a seat leaving.", self.table_id, exc_info=True)
 
     def leave_seat(self) -> None:
-        if presence.leave(self.table_id, self.seat, self.channel_name) == 0:
+        left = presence.leave(self.table_id, self.presence_seat, self.channel_name)
+        if self.seat is not None and left == 0:
             services.seat_connection_lost(table_id=self.table_id, seat=self.seat)
 
     async def table_changed(self, event: dict) -> None:

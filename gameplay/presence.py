@@ -42,6 +42,8 @@ class Store(Protocol):
     def remove(self, key: str, connection: str, now: float) -> int: ...
     def live(self, key: str, now: float) -> int: ...
     def last_seen(self, key: str, now: float) -> tuple[int, float | None]: ...
+    def members(self, key: str, now: float) -> list[str]: ...
+    def live_many(self, keys: list[str], now: float) -> list[int]: ...
 
 
 class RedisStore:
@@ -97,6 +99,17 @@ class RedisStore:
         times = [score for _member, score in newest] + ([float(left_at)] if left_at is not None else [])
         return int(live), max(times) if times else None
 
+    def live_many(self, keys: list[str], now: float) -> list[int]:
+        """``live`` for each of ``keys``, in one round trip."""
+        with self._client().pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.zcount(self._keys(key)[0], now - ttl(), "+inf")
+            return [int(count) for count in pipe.execute()]
+
+    def members(self, key: str, now: float) -> list[str]:
+        entries, _left = self._keys(key)
+        return [member.decode() for member in self._client().zrangebyscore(entries, now - ttl(), "+inf")]
+
 
 class CacheStore:
     """The same record as one cache value ({"seen": {connection: time}, "left": time}), for a
@@ -140,13 +153,19 @@ class CacheStore:
         times = [*record["seen"].values(), *([record["left"]] if record["left"] is not None else [])]
         return len(self._live(record, now)), max(times) if times else None
 
+    def live_many(self, keys: list[str], now: float) -> list[int]:
+        return [self.live(key, now) for key in keys]
+
+    def members(self, key: str, now: float) -> list[str]:
+        return list(self._live(self._record(key), now))
+
 
 def _store() -> Store:
     backend = caches["default"]
     return RedisStore(backend) if isinstance(backend, RedisCache) else CacheStore(backend)
 
 
-def _key(table_id: int, seat: int) -> str:
+def _key(table_id: int, seat: int | str) -> str:
     # Not "presence:…": that name held the old counters (strings), which may outlive an upgrade.
     return f"seat-connections:{table_id}:{seat}"
 
@@ -210,6 +229,54 @@ def present(table_id: int, seat: int) -> bool:
     """Whether the seat has a live connection, here or on another process."""
     key = _key(table_id, seat)
     return key in OPEN_HERE or _store().live(key, time.time()) > 0
+
+
+WATCHERS = "watchers"
+"""The pseudo-seat a table's spectators' connections count in (``connections(table, WATCHERS)``)."""
+
+
+def watchers(table_ids: list[int]) -> dict[int, int]:
+    """How many connections watch each table (a spectator's, not a seat's)."""
+    counts = _store().live_many([_key(table_id, WATCHERS) for table_id in table_ids], time.time())
+    return dict(zip(table_ids, counts, strict=True))
+
+
+SITE_KEY = "site-connections"
+"""Every open page's site-wide socket (``social.consumers``), one entry per tab: "<person>:<channel>",
+the person's id or "-" for a visitor not logged in."""
+
+
+def site_arrive(person: int | None, connection: str) -> None:
+    _store().stamp(SITE_KEY, _site_member(person, connection), time.time())
+
+
+def site_refresh(connections: list[tuple[int | None, str]]) -> None:
+    """A server process's heartbeat for its site-wide sockets (see ``refresh_many``)."""
+    _store().stamp_many(
+        [(SITE_KEY, _site_member(person, channel)) for person, channel in connections], time.time()
+    )
+
+
+def site_leave(person: int | None, connection: str) -> None:
+    _store().remove(SITE_KEY, _site_member(person, connection), time.time())
+
+
+def site_people() -> tuple[set[int], int]:
+    """The people with a page of the site open (heard of within the TTL), and how many visitors not
+    logged in have one (a tab each)."""
+    people: set[int] = set()
+    visitors = 0
+    for member in _store().members(SITE_KEY, time.time()):
+        person = member.partition(":")[0]
+        if person == "-":
+            visitors += 1
+        else:
+            people.add(int(person))
+    return people, visitors
+
+
+def _site_member(person: int | None, connection: str) -> str:
+    return f"{person if person is not None else '-'}:{connection}"
 
 
 def away_seconds(table_id: int, seat: int) -> float | None:

@@ -47,6 +47,7 @@ from .games import presenter, words
 from .models import Match, Move, Participant, RoundResult, SeatChange
 
 PLAY_NOW_CLOCK = 45
+"""The turn clock of the tables "Play now" makes: with bots, and with the people the pool pairs."""
 SWEEP_SLACK_SECONDS = 1.0
 """How late past its deadline a match must be before the sweep steps in for the fast path's task."""
 
@@ -113,6 +114,27 @@ def play_now(*, user, game: str, fast_bots: bool = False) -> Table:
     )
     table_services.seats_fill_with_bots(table)
     table_services.table_start_if_full(table)
+    return table
+
+
+def table_for_people(*, people: list, game: str, options: dict, bot_level: str = "") -> Table:
+    """A public, rated table of ``game`` for ``people`` the pairing pool brought together, in that
+    order from seat 0 (the first hosts); with ``bot_level``, bots of that level in the seats left
+    (and then its match moves no rating). Its match starts at once. Inside the caller's transaction."""
+    table = table_services.table_new(
+        host=people[0],
+        game=game,
+        options=options_validate(game=game, options=options),
+        turn_clock=PLAY_NOW_CLOCK,
+        is_private=False,
+        is_rated=True,
+    )
+    table = table_services.table_lock(table.pk)
+    table_services.seats_fill_with_people(table, people[1:])
+    if bot_level:
+        table_services.seats_fill_with_bots(table, bot_level)
+    if not table_services.table_start_if_full(table):
+        raise TableError(_("Every seat must hold a person or a bot before the match starts."))
     return table
 
 

@@ -209,3 +209,10 @@ def leaderboard(*, game: str, page: str | int | None, viewer) -> Board:
     return Board(
         game=game, page=shown_page, first_place=first, mine=mine, my_place=my_place, my_page_shows_me=shows_me
     )
+
+
+def shown_ratings(*, user_ids: list[int], game: str) -> dict[int, int]:
+    """Each person's rating in ``game`` as it reads (a newcomer's is the starting one): what the
+    pairing pool puts the closest ratings together by."""
+    rows = dict(Rating.objects.filter(user_id__in=user_ids, game=game).values_list("user_id", "shown"))
+    return {user_id: rows.get(user_id, model.SHOWN_AT_START) for user_id in user_ids}

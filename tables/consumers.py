@@ -224,11 +224,15 @@ class ProcessNews:
             if page.user_id is not None and page.user_id == message.get("user"):
                 page.news.put_nowait(message)
 
+    def beat_seconds(self) -> float:
+        """How often the heartbeat runs."""
+        return settings.PRESENCE_HEARTBEAT_SECONDS
+
     async def _beat(self, layer) -> None:
         while True:
-            await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
+            await asyncio.sleep(self.beat_seconds())
             try:
-                async with asyncio.timeout(settings.PRESENCE_HEARTBEAT_SECONDS):
+                async with asyncio.timeout(self.beat_seconds()):
                     await self._beat_once(layer)
             except Exception:
                 # Out of touch with Redis: the pages close and reconnect once it is back.

@@ -270,6 +270,19 @@ def invitation_accept(*, token: str, user) -> Table:
 # --- Row writes gameplay makes while it holds the locks (Table → Match → Seat) ------------------
 
 
+def seats_fill_with_people(table: Table, people: list) -> None:
+    """``people`` take the free seats in order, from the lowest position. Inside the caller's
+    transaction, holding the table's lock (a table just made, that nobody else has seen yet)."""
+    free = list(table.seats.select_for_update().filter(user__isnull=True, bot_level="").order_by("position"))
+    if len(people) > len(free):
+        raise TableError(_("Every seat at this table is taken."))
+    now = timezone.now()
+    for seat, person in zip(free, people, strict=False):
+        seat.user, seat.reserved_for, seat.last_seen = person, None, now
+    Seat.objects.bulk_update(free[: len(people)], ["user", "reserved_for", "last_seen"])
+    events.table_changed(table.pk)
+
+
 def seats_fill_with_bots(table: Table, level: str = DEFAULT_BOT_LEVEL) -> None:
     """Every free seat gets a bot of ``level``. Inside the caller's transaction, holding the table's lock."""
     table.seats.filter(user__isnull=True, bot_level="").update(bot_level=level, reserved_for=None)

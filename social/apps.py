@@ -1,0 +1,18 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class SocialConfig(AppConfig):
+    """Playing with people: the pairing pool, who is online, friends, blocks, and the notices that
+    reach a person on whatever page they have open."""
+
+    name = "social"
+    verbose_name = _("Friends and pairing")
+
+    def ready(self) -> None:
+        from tables.models import Table
+        from tables.signals import table_filled
+
+        from .services import invitations_lapse
+
+        table_filled.connect(invitations_lapse, sender=Table, dispatch_uid="social.invitations_lapse")

@@ -1,0 +1,194 @@
+"""The site-wide socket: one per tab, on every page but the practice table's. It carries a person's
+notices (an invitation, a friend request) to whatever page they have open, opens the table the pool
+made for a page that looks, and keeps the counts of who is online current where a page shows them.
+
+As for the lobby and the tables, each process has one place in the channel layer for all its pages
+(``PersonNews``): one group per person with a page here, joined with their first page and left with
+their last. Its heartbeat stamps every page's presence (who is online), tells the pool the pages that
+look are still open, and hands the pages the counts they show.
+"""
+
+import json
+import logging
+from collections.abc import Iterable
+from urllib.parse import parse_qs
+
+from django.conf import settings
+from django.urls import reverse
+
+from gameplay import presence
+from tables.consumers import TRY_AGAIN_LATER, LiveConsumer, ProcessNews, off_thread
+from tables.events import USERS_GROUP
+
+from . import selectors, services
+from .events import person_group
+
+logger = logging.getLogger(__name__)
+
+
+class PersonNews(ProcessNews):
+    """This process's site-wide sockets, by person (None: visitors not logged in)."""
+
+    prefix = "people"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pages_of: dict[int | None, set[SiteConsumer]] = {}
+
+    def beat_seconds(self) -> float:
+        return min(settings.PRESENCE_HEARTBEAT_SECONDS, settings.POOL_SEEN_EVERY_SECONDS)
+
+    def groups(self) -> Iterable[str]:
+        return [USERS_GROUP, *(person_group(user_id) for user_id in self.pages_of if user_id is not None)]
+
+    def pages(self) -> list[LiveConsumer]:
+        return [page for pages in self.pages_of.values() for page in pages]
+
+    def forget_pages(self) -> None:
+        self.pages_of = {}
+
+    async def join(self, layer, page: "SiteConsumer") -> None:
+        await self._listening(layer)
+        user_id = page.user_id
+        first = user_id not in self.pages_of
+        self.pages_of.setdefault(user_id, set()).add(page)
+        if first and user_id is not None:
+            try:
+                await layer.group_add(person_group(user_id), self.channel)
+            except BaseException:
+                self._forget(page)
+                raise
+
+    async def leave(self, layer, page: "SiteConsumer") -> None:
+        user_id = page.user_id
+        if not self._forget(page) or user_id is None:
+            return
+        channel = self.channel
+        await layer.group_discard(person_group(user_id), channel)
+        if user_id in self.pages_of and channel == self.channel:  # a page arrived meanwhile
+            await layer.group_add(person_group(user_id), channel)
+
+    def _forget(self, page: "SiteConsumer") -> bool:
+        """Take ``page`` off its person's list; True when it was their last page here."""
+        pages = self.pages_of.get(page.user_id)
+        if pages is None or page not in pages:
+            return False
+        pages.discard(page)
+        if pages:
+            return False
+        del self.pages_of[page.user_id]
+        return True
+
+    def heard(self, message: dict) -> None:
+        for page in list(self.pages_of.get(message.get("user"), ())):
+            page.news.put_nowait(message)
+
+    async def _beat_once(self, layer) -> None:
+        await super()._beat_once(layer)
+        pages = self.pages()
+        await off_thread(presence.site_refresh)([(page.user_id, page.channel_name) for page in pages])
+        looking = [page for page in pages if page.looks and page.user_id is not None]
+        if looking:
+            tables = await off_thread(services.pool_seen)(user_ids=list({page.user_id for page in looking}))
+            for page in looking:
+                if page.user_id in tables:
+                    page.news.put_nowait({"type": "pool.paired", "table": tables[page.user_id]})
+        if any(page.shows_counts or page.looks for page in pages):
+            news = await off_thread(counts_news)()
+            for page in pages:
+                if page.shows_counts or page.looks:
+                    page.news.put_nowait(news)
+
+
+def counts_news() -> dict:
+    counts = selectors.site_counts()
+    return {
+        "type": "site.counts",
+        "online": counts.online,
+        "at_tables": counts.at_tables,
+        "pools": selectors.pool_counts(),
+    }
+
+
+PERSON_NEWS = PersonNews()
+
+
+class SiteConsumer(LiveConsumer):
+    """One tab's site-wide socket. The page only listens: a frame sent is answered with an error."""
+
+    looks = False
+    """The page is the pool's waiting page: while it is open, its person stays in the pool."""
+    shows_counts = False
+    """The page shows how many are online and at tables."""
+    pool = ""
+    joined = False
+    stamped = False
+
+    async def connect(self) -> None:
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        self.shows_counts = query.get("counts", [""])[0] == "1"
+        self.looks = query.get("pool", [""])[0] == "1" and self.user_id is not None
+        try:
+            await PERSON_NEWS.join(self.channel_layer, self)
+        except Exception:
+            logger.warning("The site socket: the channel layer is out of reach.")
+            await self.close(code=TRY_AGAIN_LATER)
+            return
+        self.joined = True
+        await self.accept()
+        await off_thread(presence.site_arrive)(self.user_id, self.channel_name)
+        self.stamped = True
+        if self.looks:
+            tables = await off_thread(services.pool_seen)(user_ids=[self.user_id])
+            if self.user_id in tables:
+                await self.pool_paired({"table": tables[self.user_id]})
+                return
+        if self.shows_counts or self.looks:
+            await self.site_counts(await off_thread(counts_news)())
+
+    async def clean_up(self) -> None:
+        if self.joined:
+            self.joined = False
+            try:
+                await PERSON_NEWS.leave(self.channel_layer, self)
+            except Exception:
+                logger.warning("The site socket: could not leave the group.", exc_info=True)
+        if self.stamped:
+            self.stamped = False
+            try:
+                await off_thread(presence.site_leave)(self.user_id, self.channel_name)
+            except Exception:
+                logger.warning("The site socket: could not note a page leaving.", exc_info=True)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        await self.send_text('{"error": "This connection only sends updates."}')
+
+    async def site_counts(self, event: dict) -> None:
+        await self.send_text(
+            json.dumps(
+                {
+                    "kind": "counts",
+                    "online": event["online"],
+                    "at_tables": event["at_tables"],
+                    "pools": event["pools"],
+                }
+            )
+        )
+
+    async def pool_paired(self, event: dict) -> None:
+        if self.looks:
+            url = reverse("gameplay:table", args=[event["table"]])
+            await self.send_text(json.dumps({"kind": "paired", "url": url}))
+
+    async def notice_new(self, event: dict) -> None:
+        text = await off_thread(self.notice_text)(event["notice"])
+        await self.send_text(text)
+
+    def notice_text(self, notice_id: int) -> str:
+        notice = selectors.notice_for(notice_id=notice_id, user_id=self.user_id)
+        if notice is None:
+            return ""
+        html = self.render("social/_notice.html", {"notice": notice, "toast": True})
+        return json.dumps(
+            {"kind": "notice", "html": html, "unread": selectors.unread_count(user=self.scope["user"])}
+        )

@@ -1,0 +1,54 @@
+"""The pool's form: the game and the few options that matter."""
+
+from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tables.models import Game
+
+
+class PoolForm(forms.Form):
+    game = forms.ChoiceField(
+        label=gettext_lazy("Game"), choices=Game.choices, widget=forms.RadioSelect, initial=Game.AMERICANA
+    )
+    players = forms.TypedChoiceField(
+        label=gettext_lazy("Players"),
+        coerce=int,
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        initial=2,
+        widget=forms.RadioSelect,
+    )
+    target = forms.TypedChoiceField(
+        label=gettext_lazy("Target (Americana)"),
+        coerce=int,
+        choices=[(101, "101"), (301, "301"), (501, "501")],
+        initial=101,
+    )
+    match = forms.ChoiceField(
+        label=gettext_lazy("Match (classic)"),
+        choices=[
+            ("points8", gettext_lazy("Points to 8 (short table)")),
+            ("points21", gettext_lazy("Points to 21 (long table)")),
+            ("games1", gettext_lazy("First to 1 game won")),
+            ("games2", gettext_lazy("First to 2 games won")),
+            ("games3", gettext_lazy("First to 3 games won")),
+        ],
+        initial="points8",
+    )
+    fill_with_bots = forms.BooleanField(label=gettext_lazy("Fill with bots"), required=False)
+
+    def length(self):
+        """The target (Americana) or the match's length (classic) chosen."""
+        data = self.cleaned_data
+        return data["target"] if data["game"] == Game.AMERICANA else data["match"]
+
+
+def pool_summary(game: str, options: dict) -> str:
+    """What a pool is for, as the waiting page says it: the game, the players, the target or length."""
+    fields = PoolForm.base_fields
+    players = _("%(players)s players") % {"players": options["players"]}
+    if game == Game.AMERICANA:
+        length = _("target %(target)s") % {"target": options["target"]}
+    else:
+        length = dict(fields["match"].choices)[options["match"]]
+    return " · ".join([str(Game(game).label), players, str(length)])
