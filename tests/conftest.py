@@ -186,6 +186,7 @@ def site_env(**overrides: str) -> dict[str, str]:
         "CELERY_QUEUE": TEST_QUEUE,
         "ROUND_PAUSE_SECONDS": "1",
         "FAST_BOT_PAUSE_SECONDS": "0.05,0.15",
+        "POOL_BOT_FILL_SECONDS": "3",
         **overrides,
     }
 
