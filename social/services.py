@@ -159,7 +159,7 @@ def pool_pair(*, pool: str) -> list[int]:
     fresh = now - timedelta(seconds=settings.POOL_STALE_SECONDS)
     entries = list(
         PoolEntry.objects.select_for_update(skip_locked=True, of=("self",))
-        .filter(pool=pool, table__isnull=True, seen_at__gte=fresh)
+        .filter(pool=pool, table__isnull=True, seen_at__gte=fresh, user__is_active=True)
         .select_related("user")
         .order_by("joined_at")
     )
@@ -180,9 +180,9 @@ def pool_pair(*, pool: str) -> list[int]:
         )
         for entry in entries
     ]
-    first = entries[0] if entries else None
-    if first is None:
+    if not entries:
         return []
+    first = entries[0]
     size = int(first.options["players"])
     blocked = _blocked_pairs([entry.user_id for entry in entries])
     full = matching.groups(waiting, size, _window(), blocked)

@@ -1,5 +1,6 @@
 """Each row has one writer (DESIGN.md): Table and Seat rows are written in ``tables/services.py`` only;
-Match, Move, RoundResult, Participant and SeatChange rows in ``gameplay/services.py`` only."""
+Match, Move, RoundResult, Participant and SeatChange rows in ``gameplay/services.py`` only; ratings in
+``ratings/services.py``; pool entries, friends, blocks and notices in ``social/services.py``."""
 
 import ast
 from pathlib import Path
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "tables", "gameplay", "bots", "history", "practice", "config")
+APPS = ("accounts", "tables", "gameplay", "bots", "history", "practice", "config", "ratings", "social")
 WRITES = {
     "save",
     "update",
@@ -29,6 +30,14 @@ MODELS = {
     "RoundResult": "gameplay/services.py",
     "Participant": "gameplay/services.py",
     "SeatChange": "gameplay/services.py",
+    "Rating": "ratings/services.py",
+    "RatedMatch": "ratings/services.py",
+    "RatingChange": "ratings/services.py",
+    "PoolEntry": "social/services.py",
+    "Friendship": "social/services.py",
+    "FriendRequest": "social/services.py",
+    "Block": "social/services.py",
+    "Notice": "social/services.py",
 }
 """A write's receiver, by a name along its chain, and the one file that may write it."""
 
