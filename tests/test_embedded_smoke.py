@@ -118,3 +118,37 @@ def test_the_embedded_database_rates_a_match_and_rebuilds_the_same(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "rated [('ana'" in done.stdout
+
+
+PAIR_ON_SQLITE = """
+from accounts.models import User
+from social import services
+from social.models import PoolEntry
+from tables.models import Table
+
+ana, ion = (User.objects.create_user(name, f"{name}@ex.com", "pw-for-the-smoke-1") for name in ("ana", "ion"))
+services.pool_join(user=ana, game="americana", players=2, length=101, fill_with_bots=False)
+entry = services.pool_join(user=ion, game="americana", players=2, length=101, fill_with_bots=False)
+table = Table.objects.get(pk=entry.table_id)
+assert table.status == Table.Status.PLAYING, table.status
+assert sorted(seat.user.username for seat in table.seats.all()) == ["ana", "ion"]
+print("paired", table.pk)
+"""
+
+
+def test_the_embedded_database_pairs_two_people_from_the_pool(tmp_path):
+    """SQLite has no row locks to skip: the pool pairs there all the same (one process, one writer)."""
+    env = embedded_env(tmp_path / "site.sqlite3")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", PAIR_ON_SQLITE],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "paired" in done.stdout
