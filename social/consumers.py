@@ -15,10 +15,13 @@ from urllib.parse import parse_qs
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from gameplay import presence
 from tables.consumers import TRY_AGAIN_LATER, LiveConsumer, ProcessNews, off_thread
 from tables.events import USERS_GROUP
+from tables.fragments import closing_notice
 
 from . import selectors, services
 from .events import person_group
@@ -159,6 +162,15 @@ class SiteConsumer(LiveConsumer):
                 await off_thread(presence.site_leave)(self.user_id, self.channel_name)
             except Exception:
                 logger.warning("The site socket: could not note a page leaving.", exc_info=True)
+
+    async def close_for_good(self, code: int, words: str) -> None:
+        """As every live page's socket (a ban, too many frames), but the words go to the site socket's
+        script, which shows them only if the page's own socket (a table's, the lobby's) has not."""
+        self.closing = True
+        with translation.override(self.language):
+            notice = json.loads(closing_notice(gettext(words)))
+        await self.send_text(json.dumps({"kind": "closed", **notice}))
+        await self.close(code=code)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         await self.send_text('{"error": "This connection only sends updates."}')

@@ -125,7 +125,6 @@ def pool_leave(*, user) -> int | None:
     if entry is None:
         return None
     table_id = entry.table_id
-    entry.delete()
     return table_id
 
 

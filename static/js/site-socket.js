@@ -40,11 +40,16 @@
   function heard(text) {
     let message;
     try { message = JSON.parse(text); } catch { return; }
-    if (message.kind === "paired") { location.assign(message.url); return; }
+    if (message.kind === "paired") { return; }
     if (message.kind === "counts") { showCounts(message); return; }
     if (message.kind === "notice") { showNotice(message); return; }
-    if (message.content && message.target) {  // closed for good: why, at the top of the page
-      document.querySelector(message.target)?.insertAdjacentHTML("afterbegin", message.content);
+    if (message.kind === "closed") {
+      // Closed for good (a ban): say why at the top of the page, unless the page's own socket (a
+      // table's, the lobby's), closed for the same reason, has said it already.
+      setTimeout(() => {
+        if (document.querySelector('[data-testid="socket-closed"]')) return;
+        document.querySelector(message.target)?.insertAdjacentHTML("afterbegin", message.content);
+      }, 1000);
     }
   }
 
@@ -70,7 +75,7 @@
 
   document.addEventListener("click", (event) => {
     const dismiss = event.target.closest("[data-dismiss-notice]");
-    if (dismiss) dismiss.closest(".notice")?.remove();
+    if (dismiss) dismiss.closest(".site-notice")?.remove();
   });
 
   // The waiting page's clock: how long this person has been looking.

@@ -38,12 +38,16 @@ def eventually(page: Page, check, what: str, timeout: float = 10.0) -> None:
         page.wait_for_timeout(100)
 
 
+TABLE_OR_LOBBY = re.compile(r"/ws/(tables/\d+|lobby)/")
+"""The page's own socket, not the site-wide one (``/ws/me/``) every page opens beside it."""
+
+
 def at_the_table(browser: Browser, base: str, locale: str):
     """Ana at her two-player table, on a phone in ``locale``: (page, her websockets as they open)."""
     table, (ana, _ion) = off_loop(seated_pair, "americana", {})
     page = browser.new_context(locale=locale, viewport=PHONE).new_page()
     sockets: list[WebSocket] = []
-    page.on("websocket", lambda socket: sockets.append(socket))
+    page.on("websocket", lambda socket: sockets.append(socket) if TABLE_OR_LOBBY.search(socket.url) else None)
     log_in(page, base, ana.username)
     page.goto(f"{base}/tables/{table.pk}/")
     live(page)
@@ -73,7 +77,10 @@ def test_a_page_flooding_its_socket_is_told_why_and_does_not_reconnect(
 def test_a_ban_stops_the_persons_lobby_at_once(browser: Browser, live_server_url: str):
     page, ana, _sockets = at_the_table(browser, live_server_url, "en-GB")
     lobby_sockets: list[WebSocket] = []
-    page.on("websocket", lambda socket: lobby_sockets.append(socket))
+    page.on(
+        "websocket",
+        lambda socket: lobby_sockets.append(socket) if TABLE_OR_LOBBY.search(socket.url) else None,
+    )
     page.goto(f"{live_server_url}/tables/")
     page.wait_for_function(OPEN)
     off_loop(ban, ana)

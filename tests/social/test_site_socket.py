@@ -9,6 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
 
+from accounts.services import user_ban
 from gameplay import presence
 from social import selectors, services
 from social.models import PoolEntry
@@ -98,3 +99,13 @@ async def test_a_frame_sent_on_the_site_socket_is_answered_with_an_error_and_not
     await page.send_to(text_data=json.dumps({"kind": "paired", "url": "https://evil.example/"}))
     assert "only sends updates" in await page.receive_from(timeout=5)
     await page.disconnect()
+
+
+async def test_a_ban_closes_the_person_s_site_sockets_for_good_and_says_why():
+    ana = await sync_to_async(make_user)("ana")
+    moderator = await sync_to_async(make_user)("moderator", is_staff=True, is_superuser=True)
+    page = await open_socket("/ws/me/?lang=en", ana)
+    await sync_to_async(user_ban)(user=ana, by=moderator)
+    closed = await frame(page, "closed")
+    assert "Your account has been deactivated" in closed["content"]
+    assert (await page.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4403}
