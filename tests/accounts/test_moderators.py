@@ -65,6 +65,10 @@ def test_the_group_holds_exactly_what_moderation_needs(moderator):
         "view_ratingchange",
         "view_ratedmatch",
         "void_ratedmatch",
+        "view_poolentry",
+        "view_friendrequest",
+        "view_block",
+        "view_notice",
     }
 
 
