@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from gameplay.forms import TableForm
 from tables.models import Game
 
 
@@ -21,18 +22,12 @@ class PoolForm(forms.Form):
     target = forms.TypedChoiceField(
         label=gettext_lazy("Target (Americana)"),
         coerce=int,
-        choices=[(101, "101"), (301, "301"), (501, "501")],
+        choices=TableForm.base_fields["target"].choices,
         initial=101,
     )
     match = forms.ChoiceField(
         label=gettext_lazy("Match (classic)"),
-        choices=[
-            ("points8", gettext_lazy("Points to 8 (short table)")),
-            ("points21", gettext_lazy("Points to 21 (long table)")),
-            ("games1", gettext_lazy("First to 1 game won")),
-            ("games2", gettext_lazy("First to 2 games won")),
-            ("games3", gettext_lazy("First to 3 games won")),
-        ],
+        choices=TableForm.base_fields["match"].choices,
         initial="points8",
     )
     fill_with_bots = forms.BooleanField(label=gettext_lazy("Fill with bots"), required=False)

@@ -125,6 +125,7 @@ def pool_leave(*, user) -> int | None:
     if entry is None:
         return None
     table_id = entry.table_id
+    entry.delete()
     return table_id
 
 

@@ -44,6 +44,19 @@ def default_language() -> Iterator[None]:
         yield
 
 
+@pytest.fixture
+def mod_client(client):
+    """A member of the Moderators group (staff, no other privilege), logged in."""
+    from django.contrib.auth.models import Group
+
+    from tests.factories import make_user
+
+    moderator = make_user("mod", is_staff=True)
+    moderator.groups.add(Group.objects.get(name="Moderators"))
+    client.force_login(moderator)
+    return client
+
+
 @pytest.fixture(scope="session", autouse=True)
 def flush_retried_after_a_deadlock() -> Iterator[None]:
     """A transactional test's flush (one TRUNCATE that locks every table in turn) can deadlock with

@@ -102,14 +102,14 @@ print("rated", live)
 """
 
 
-def test_the_embedded_database_rates_a_match_and_rebuilds_the_same(tmp_path):
-    """On SQLite the live update runs as the last move commits, and a rebuild gives the same numbers."""
+def on_sqlite(tmp_path, script: str) -> str:
+    """``script`` run by ``manage.py shell`` on a new embedded database; what it printed."""
     env = embedded_env(tmp_path / "site.sqlite3")
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
     done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", RATE_ON_SQLITE],
+        [sys.executable, "manage.py", "shell", "-c", script],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -117,7 +117,12 @@ def test_the_embedded_database_rates_a_match_and_rebuilds_the_same(tmp_path):
         timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "rated [('ana'" in done.stdout
+    return done.stdout
+
+
+def test_the_embedded_database_rates_a_match_and_rebuilds_the_same(tmp_path):
+    """On SQLite the live update runs as the last move commits, and a rebuild gives the same numbers."""
+    assert "rated [('ana'" in on_sqlite(tmp_path, RATE_ON_SQLITE)
 
 
 PAIR_ON_SQLITE = """
@@ -138,17 +143,4 @@ print("paired", table.pk)
 
 def test_the_embedded_database_pairs_two_people_from_the_pool(tmp_path):
     """SQLite has no row locks to skip: the pool pairs there all the same (one process, one writer)."""
-    env = embedded_env(tmp_path / "site.sqlite3")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", PAIR_ON_SQLITE],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "paired" in done.stdout
+    assert "paired" in on_sqlite(tmp_path, PAIR_ON_SQLITE)
