@@ -40,16 +40,11 @@
   function heard(text) {
     let message;
     try { message = JSON.parse(text); } catch { return; }
-    if (message.kind === "paired") { return; }
+    if (message.kind === "paired") { location.assign(message.url); return; }
     if (message.kind === "counts") { showCounts(message); return; }
     if (message.kind === "notice") { showNotice(message); return; }
-    if (message.kind === "closed") {
-      // Closed for good (a ban): say why at the top of the page, unless the page's own socket (a
-      // table's, the lobby's), closed for the same reason, has said it already.
-      setTimeout(() => {
-        if (document.querySelector('[data-testid="socket-closed"]')) return;
-        document.querySelector(message.target)?.insertAdjacentHTML("afterbegin", message.content);
-      }, 1000);
+    if (message.content && message.target) {  // closed for good: why, at the top of the page
+      document.querySelector(message.target)?.insertAdjacentHTML("afterbegin", message.content);
     }
   }
 
