@@ -1,14 +1,15 @@
 """The social layer's writes: the pairing pool, friends, blocks, invitations and notices.
 
-Lock order: a person's ``PoolEntry`` rows come before everything of gameplay's (Table → Match →
-Seat): pairing claims entries, then has gameplay make and start the table, in one transaction, so
-a person is seated by the pool once or not at all.
+Lock order: a joining person's own row (for no key update), then ``PoolEntry`` rows, then
+everything of gameplay's (Table → Match → Seat): pairing claims entries, then has gameplay make and
+start the table, in one transaction, so a person is seated by the pool once or not at all.
 """
 
 import random
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -82,6 +83,9 @@ def pool_join(*, user, game: str, players: int, length, fill_with_bots: bool) ->
             _("You joined and left too often: try again in %(seconds)d s.") % {"seconds": max(1, round(wait))}
         )
     with transaction.atomic(durable=True):
+        # One join of a person at a time (a double click, a second tab): their row is locked first, for
+        # no key update, so the tables made meanwhile can still name them.
+        get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
         entry = (
             PoolEntry.objects.select_for_update(of=("self",))
             .filter(user=user)
@@ -114,8 +118,7 @@ def pool_join(*, user, game: str, players: int, length, fill_with_bots: bool) ->
                 setattr(entry, name, value)
             entry.save()
     pool_pair(pool=entry.pool)
-    entry.refresh_from_db()
-    return entry
+    return PoolEntry.objects.filter(pk=entry.pk).first() or entry
 
 
 @transaction.atomic(durable=True)

@@ -127,3 +127,23 @@ def test_options_the_pool_does_not_offer_are_refused_with_a_reason():
     with pytest.raises(services.SocialError, match="how many"):
         join(ana, players=7)
     assert not PoolEntry.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_click_on_join_makes_one_entry():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    (ana,) = people(1)
+
+    def click():
+        try:
+            return join(ana).pk
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        entries = set(pool.map(lambda _: click(), range(4)))
+    assert len(entries) == 1
+    assert PoolEntry.objects.filter(user=ana).count() == 1
