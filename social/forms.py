@@ -20,13 +20,13 @@ class PoolForm(forms.Form):
         widget=forms.RadioSelect,
     )
     target = forms.TypedChoiceField(
-        label=gettext_lazy("Target (Americana)"),
+        label=TableForm.base_fields["target"].label,
         coerce=int,
         choices=TableForm.base_fields["target"].choices,
         initial=101,
     )
     match = forms.ChoiceField(
-        label=gettext_lazy("Match (classic)"),
+        label=TableForm.base_fields["match"].label,
         choices=TableForm.base_fields["match"].choices,
         initial="points8",
     )
