@@ -136,7 +136,14 @@ def pool_seen(*, user_ids: list[int]) -> dict[int, int]:
     """The pages of ``user_ids`` that look are still open (their process's heartbeat); the tables the
     pool has already made for any of them, by person."""
     now = timezone.now()
-    PoolEntry.objects.filter(user_id__in=user_ids, table__isnull=True).update(seen_at=now)
+    with transaction.atomic(durable=True):
+        # Rows a pairing (or a join, a Cancel) holds are skipped, not waited for: an UPDATE would wait
+        # for that transaction while holding the rows it had already stamped, so other pairings would
+        # skip those people meanwhile, and the heartbeat would stall. The next beat stamps them.
+        free = PoolEntry.objects.select_for_update(skip_locked=True).filter(
+            user_id__in=user_ids, table__isnull=True
+        )
+        PoolEntry.objects.filter(pk__in=list(free.values_list("pk", flat=True))).update(seen_at=now)
     return dict(
         PoolEntry.objects.filter(user_id__in=user_ids, table__isnull=False).values_list("user_id", "table_id")
     )

@@ -225,14 +225,16 @@ class ProcessNews:
                 page.news.put_nowait(message)
 
     def beat_seconds(self) -> float:
-        """How often the heartbeat runs."""
+        """How often the heartbeat runs. However often, each beat has ``PRESENCE_HEARTBEAT_SECONDS`` at
+        least to finish before the process counts as out of touch with Redis and closes its pages: a
+        quicker beat (the site socket's, for the pool) takes as long as any under a crowd."""
         return settings.PRESENCE_HEARTBEAT_SECONDS
 
     async def _beat(self, layer) -> None:
         while True:
             await asyncio.sleep(self.beat_seconds())
             try:
-                async with asyncio.timeout(self.beat_seconds()):
+                async with asyncio.timeout(max(self.beat_seconds(), settings.PRESENCE_HEARTBEAT_SECONDS)):
                     await self._beat_once(layer)
             except Exception:
                 # Out of touch with Redis: the pages close and reconnect once it is back.

@@ -2,17 +2,19 @@
 servers and a Celery worker running beat (the pool's tick), all started here on the test database.
 
 Three hundred people open the pool's socket (``/ws/me/?pool=1``), half on each server, and then join
-pools all at once over HTTP (``POST /play/``, half of them through the other server than their
-socket's), some of them cancelling (``POST /play/cancel/``) the moment their join is answered. Then:
-nobody is seated twice; every table made is full (a person or a bot in each seat) and playing; whoever
-accepted bots and did not cancel has a table within the bot fill time and two seconds; nobody who
-cancelled before being paired is seated; and every person the pool seated heard of it on their socket.
+pools all at once over HTTP (``POST /play/``, ``IN_FLIGHT`` requests at a time, half of them through
+the other server than their socket's), some of them cancelling (``POST /play/cancel/``) the moment
+their join is answered. Then: nobody is seated twice; every table made is full (a person or a bot in
+each seat) and playing; whoever accepted bots and did not cancel has a table within the bot fill time,
+two seconds and ``SLACK_SECONDS``; nobody who cancelled before being paired is seated; and every
+person the pool seated heard of it on their socket.
 """
 
 import asyncio
 import random
 import re
 import time
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -49,12 +51,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FILL_SECONDS = 4.0
 """The servers' and the worker's ``POOL_BOT_FILL_SECONDS``."""
 TICK_SECONDS = settings.POOL_TICK_SECONDS
-SLACK_SECONDS = 1.0
+SLACK_SECONDS = 1.5
 """Beyond the bot fill time and two seconds. Someone whose fill time has passed is seated by the next
-tick, at most a tick (1 s) later, so "fill + 2 s" already leaves the worker a second to spare. This
-second second is for this machine: the worker runs its tasks one at a time (``--pool solo``), and
-each tick can wait behind the sweep and the bots' moves at the tables the crowd just filled, on two
-cores shared by both servers, the worker, PostgreSQL, Redis and the crowd itself."""
+tick: beat sends one every second (1 s), to a worker that runs its tasks one at a time (``--pool
+solo``), so a tick can wait behind a sweep (up to 0.7 s measured here) and the bots' moves at the
+tables the crowd just filled, and then runs through the pools before this one (a whole tick took up to
+0.45 s): 2.2 s past the fill time at worst by those figures, 2.6 s the worst seen in ten runs. The
+rest is for a machine whose two cores the two servers, the worker, PostgreSQL, Redis and the crowd
+itself share (with other jobs' load on top, one run took 5.6 s, which no allowance this short covers)."""
 SEEN_EVERY = settings.POOL_SEEN_EVERY_SECONDS
 TABLE = re.compile(r"^/tables/(\d+)/$")
 
@@ -79,6 +83,16 @@ MIX = (
     ("classic", 4, "games3", True, 2),
 )
 PEOPLE = sum(row[-1] for row in MIX)
+SERVERS_CONN_MAX_AGE = "0"
+"""The servers close each request's PostgreSQL connection when it ends. With the site's 60, a request's
+connection outlives it: Django serves each ASGI request on a thread of its own, and the connection it
+opened there is closed only once the garbage collector gets to it, so a few hundred requests leave
+dozens open per process (84 after 300 logins, 12 at a time, into one Daphne) and PostgreSQL's 100 run
+out. This test is about the pool, not that."""
+IN_FLIGHT = 24
+"""The crowd's requests under way at once. Django serves each request on a thread of its own, with a
+PostgreSQL connection of its own, so each request in flight holds one: this many, with both servers'
+reading threads, the worker and whatever else shares the PostgreSQL server, stays within its 100."""
 CANCEL_EVERY = 8
 """One person in this many cancels as soon as their join is answered."""
 
@@ -139,7 +153,7 @@ async def gather_all(coroutines) -> None:
             raise result
 
 
-async def join_and_maybe_cancel(person: Person) -> None:
+async def join_and_maybe_cancel(person: Person, in_flight: asyncio.Semaphore) -> None:
     fields = pool_form(
         game=person.game,
         players=person.players,
@@ -147,6 +161,11 @@ async def join_and_maybe_cancel(person: Person) -> None:
         fill_with_bots=person.bots,
         csrf=person.csrf,
     )
+    async with in_flight:
+        await _join_and_maybe_cancel(person, fields)
+
+
+async def _join_and_maybe_cancel(person: Person, fields: dict[str, str]) -> None:
     person.joined = await post_form("127.0.0.1", person.http_port, "/play/", person.cookies, fields)
     if person.cancels:
         person.cancel_sent = time.time()
@@ -167,24 +186,22 @@ async def listen(person: Person, page) -> None:
         person.errors.append(repr(error))
 
 
-async def crowd_joins(crowd: list[Person], worker) -> float:
+async def crowd_joins(crowd: list[Person], worker) -> None:
     """Open every socket, join all at once, wait out the bot fill time, stop the worker (no more
-    pairing from then on) and give the sockets time to hear of the last tables. When the last join
-    was answered."""
-    async with asyncio.timeout(75):
-        pages = []
+    pairing from then on) and give the sockets time to hear of the last tables."""
+    pages = []
 
-        async def open_page(person: Person, delay: float) -> None:
-            await asyncio.sleep(delay)
-            pages.append(
-                (person, await site_socket(f"http://127.0.0.1:{person.socket_port}", person.cookies))
-            )
+    async def open_page(person: Person, delay: float) -> None:
+        await asyncio.sleep(delay)
+        page = await site_socket(f"http://127.0.0.1:{person.socket_port}", person.cookies)
+        pages.append((person, page))
 
-        await gather_all(open_page(person, index * 0.005) for index, person in enumerate(crowd))
-        try:
+    try:
+        async with asyncio.timeout(75):
+            await gather_all(open_page(person, index * 0.005) for index, person in enumerate(crowd))
             listeners = [asyncio.ensure_future(listen(person, page)) for person, page in pages]
-            await gather_all(join_and_maybe_cancel(person) for person in crowd)
-            last_join = time.time()
+            in_flight = asyncio.Semaphore(IN_FLIGHT)
+            await gather_all(join_and_maybe_cancel(person, in_flight) for person in crowd)
             # The bot fill time of the last to join and the allowance, then a tick more.
             await asyncio.sleep(FILL_SECONDS + 2 + SLACK_SECONDS + TICK_SECONDS)
             await asyncio.to_thread(stop, worker)
@@ -192,9 +209,8 @@ async def crowd_joins(crowd: list[Person], worker) -> float:
             await asyncio.wait(listeners, timeout=SEEN_EVERY + 2)
             for listener in listeners:
                 listener.cancel()
-        finally:
-            await asyncio.gather(*(page.close() for _person, page in pages), return_exceptions=True)
-    return last_join
+    finally:
+        await asyncio.gather(*(page.close() for _person, page in pages), return_exceptions=True)
 
 
 def wait_until_ready(worker, log: Path, timeout: float = 60.0) -> None:
@@ -213,7 +229,13 @@ def test_a_crowd_joining_pools_at_once_is_seated_once_each_at_full_started_table
     base = free_ports(2)
     ports = (base, base + 1)
     crowd = crowd_of(ports)
-    env = site_env(POOL_BOT_FILL_SECONDS=str(FILL_SECONDS))
+    env = site_env(
+        POOL_BOT_FILL_SECONDS=str(FILL_SECONDS),
+        CONN_MAX_AGE=SERVERS_CONN_MAX_AGE,
+        # Redis's pub/sub channels are the server's, whatever the database number: without a prefix
+        # of their own, these servers would hear other processes' news of a person with the same id.
+        CHANNELS_PREFIX=f"septica-{uuid.uuid4().hex[:12]}",
+    )
     ARTIFACTS.mkdir(exist_ok=True)
     worker_log = ARTIFACTS / "pool-concurrency-worker.log"
     processes = []
@@ -244,6 +266,8 @@ def test_a_crowd_joining_pools_at_once_is_seated_once_each_at_full_started_table
         entry = entries.get(person.user_id)
         if entry is not None:
             assert seat_of.get(person.user_id) == entry.table_id, person
+        elif not person.cancels:
+            assert person.user_id not in seat_of, person
 
     # Every table made is full, a person or a bot in each seat, and its match started.
     tables = list(Table.objects.prefetch_related("seats"))
@@ -278,20 +302,11 @@ def test_a_crowd_joining_pools_at_once_is_seated_once_each_at_full_started_table
             assert made_at[table_id].timestamp() <= person.cancel_done, person
         assert person.user_id not in entries, person
 
-    # Everyone the pool seated (and who is still in it) heard of their table on their socket.
+    # Everyone the pool seated (and who is still in it) heard of their table on their socket: from the
+    # pool's news as the table was made, or at the latest from their server's next heartbeat.
     seated = [person for person in crowd if entries.get(person.user_id) and entries[person.user_id].table_id]
-    assert seated
-    heard_after = sorted(
-        person.frame_at - entries[person.user_id].paired_at.timestamp()
-        for person in seated
-        if person.frame_at
-    )
-    filled = sorted(seconds(entries[p.user_id].paired_at, entries[p.user_id].joined_at) for p in seated)
-    print(
-        f"\nseated {len(seated)} tables {len(tables)} bots {len(with_bots)}; frame after paired_at: "
-        f"median {heard_after[len(heard_after) // 2]:.3f} max {heard_after[-1]:.3f}; "
-        f"paired-joined: median {filled[len(filled) // 2]:.3f} max {filled[-1]:.3f}; "
-        f"cancelled first {sum(1 for p in cancellers if not TABLE.match(p.cancelled.location))} of {len(cancellers)}"
-    )
+    assert len(seated) > PEOPLE // 2
     for person in seated:
-        assert person.url == f"/tables/{entries[person.user_id].table_id}/", person
+        entry = entries[person.user_id]
+        assert person.url == f"/tables/{entry.table_id}/", (person, entry.paired_at)
+        assert person.frame_at - entry.paired_at.timestamp() <= SEEN_EVERY + 2, (person, entry.paired_at)

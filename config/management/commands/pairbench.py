@@ -20,7 +20,20 @@ from 127.0.0.1, which nginx does not budget, and the output says so.
 It prints plain numbers: the time from a person's join (their ``POST /play/`` sent) to their
 socket's "paired" frame (the table opened), p50 / p99, for the people whose partners were already
 waiting (the last to arrive at a table of people only: the second of a pair) and for everyone; the
-tables made; and the people seated twice, read from the database (must be 0).
+tables made; and the people seated twice, read from the database (must be 0). Also the time from the
+join to its answer and from opening the socket to its first frame, to tell the pool's time from a
+server's queue.
+
+Two settings of the site for the run: the simulated people never open the tables they are given, so
+with the default ``GONE_GRACE_SECONDS`` (30) bots stand in for them and play hundreds of matches at
+once in the middle of the run, work that people who open their tables do not bring: set it longer
+than the run. And ``CONN_MAX_AGE=0``: Django serves each ASGI request on a thread of its own, and with
+persistent connections that request's PostgreSQL connection stays open until the garbage collector
+gets to it (300 requests into one Daphne left 84 open), so 1,000 joins exhaust PostgreSQL's 100.
+
+For example (a 2-core machine, ``manage.py prod --daphnes 2``, both settings above):
+``--people 1000 --seconds 60`` saturates both cores, partner already waiting p50 634 ms, p99 3.4 s;
+750 people: p50 174 ms, p99 692 ms; 500 people: p50 120 ms, p99 389 ms; nobody seated twice.
 """
 
 import asyncio
@@ -110,9 +123,7 @@ async def post_form(
         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
     )
     async with asyncio.timeout(timeout):
-        reader, writer = await asyncio.open_connection(
-            host, port, local_addr=(source, 0) if source else None
-        )
+        reader, writer = await asyncio.open_connection(host, port, local_addr=(source, 0) if source else None)
         try:
             writer.write(head.encode() + body)
             await writer.drain()
@@ -198,8 +209,12 @@ class Person:
     players: int
     length: object
     source: str | None
+    opening: float = 0.0
+    """``time.time()`` as the socket's handshake began."""
     joined: float = 0.0
     """``time.time()`` as the join was sent."""
+    answered: float = 0.0
+    """``time.time()`` as the join's answer came."""
     paired: float = 0.0
     url: str = ""
     error: str = ""
@@ -209,7 +224,9 @@ class Command(BaseCommand):
     help = "Simulated people joining the pairing pool over websockets; prints join -> table latency."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--url", default="http://127.0.0.1:8000", help="the site (nginx), http://host:port")
+        parser.add_argument(
+            "--url", default="http://127.0.0.1:8000", help="the site (nginx), http://host:port"
+        )
         parser.add_argument("--people", type=int, default=1000)
         parser.add_argument("--seconds", type=float, default=60.0, help="over how long they arrive")
         parser.add_argument(
@@ -262,6 +279,7 @@ class Command(BaseCommand):
         await asyncio.sleep(person.arrives)
         csrf = csrf_secret()
         cookies = f"{person.cookies}; {settings.CSRF_COOKIE_NAME}={csrf}"
+        person.opening = time.time()
         try:
             page = await site_socket(url, cookies, person.source)
         except Exception as error:
@@ -283,6 +301,7 @@ class Command(BaseCommand):
                 person.error = f"join: {error!r}"
                 listening.cancel()
                 return
+            person.answered = time.time()
             if reply.status != 302:
                 person.error = f"join answered {reply.status}"
                 listening.cancel()
@@ -303,7 +322,9 @@ class Command(BaseCommand):
                 "user_id", "joined_at", "paired_at", "table_id"
             )
         }
-        seats = list(Seat.objects.filter(table__seats__user_id__in=ids).distinct().values("table_id", "user_id"))
+        seats = list(
+            Seat.objects.filter(table__seats__user_id__in=ids).distinct().values("table_id", "user_id")
+        )
         tables: dict[int, list[int | None]] = {}
         for seat in seats:
             tables.setdefault(seat["table_id"], []).append(seat["user_id"])
@@ -350,10 +371,17 @@ class Command(BaseCommand):
         write(f"tables made: {made} ({bots_completed} completed by bots)")
         write(f"people seated twice: {twice}")
         write(f"frames naming another table than the person's: {wrong_table}")
-        for label, values in (("partner already waiting", waiting), ("everyone", everyone)):
+        answered = [person.answered - person.joined for person in crowd if person.answered]
+        opened = [person.joined - person.opening for person in crowd if person.joined]
+        for label, values in (
+            ("join -> table opened, partner already waiting", waiting),
+            ("join -> table opened, everyone", everyone),
+            ("join -> its answer (POST /play/)", answered),
+            ("socket opened -> its first frame", opened),
+        ):
             if values:
                 write(
-                    f"join -> table opened, {label}: p50 {statistics.median(values) * 1000:.0f} ms, "
+                    f"{label}: p50 {statistics.median(values) * 1000:.0f} ms, "
                     f"p99 {percentile(values, 0.99) * 1000:.0f} ms, max {max(values) * 1000:.0f} ms "
                     f"({len(values)} people)"
                 )
