@@ -5,7 +5,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -19,13 +19,12 @@ from .forms import PoolForm, pool_summary
 
 
 def _back(request: HttpRequest, default: str) -> HttpResponse:
-    """Back to the page the form was on (``next``), if it is this site's; else to ``default``."""
+    """Back to the page the form was on (``next``), if it is a path of this site's; else to ``default``."""
     target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(
+    own = target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return redirect(target)
-    return redirect(default)
+    )
+    return HttpResponseRedirect(target if own else default)
 
 
 def _int(request: HttpRequest, name: str) -> int | None:
@@ -41,7 +40,9 @@ def _person(request: HttpRequest):
     if (person_id := _int(request, "person")) is not None:
         return people.filter(pk=person_id).first()
     username = request.POST.get("username", "").strip()
-    return people.filter(username__iexact=username).first() if username else None
+    if not username or "\x00" in username:  # no name holds a NUL (nor can the database search for one)
+        return None
+    return people.filter(username__iexact=username).first()
 
 
 def _still_open(table_id: int | None) -> bool:

@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from gameplay import services as gameplay_services
+from social import services as social_services
+from social.models import Notice
 
 ODD_VALUES = [
     "\x00",
@@ -101,9 +103,12 @@ def real_values(visitors) -> dict[str, str]:
     table = gameplay_services.table_create(
         host=player, game="americana", options={}, turn_clock=45, is_private=True
     )
+    asking = User.objects.create_user("asking", "asking@example.com", "green-felt-table-42")
+    social_services.friend_request_send(sender=asking, recipient=player)
     return {
         "table_id": str(table.pk),
         "match_id": str(table.pk),
+        "notice_id": str(Notice.objects.get(recipient=player).pk),
         "token": table.invite_token,
         "username": player.username,
         "object_id": str(player.pk),
