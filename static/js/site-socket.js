@@ -43,8 +43,12 @@
     if (message.kind === "paired") { location.assign(message.url); return; }
     if (message.kind === "counts") { showCounts(message); return; }
     if (message.kind === "notice") { showNotice(message); return; }
-    if (message.content && message.target) {  // closed for good: why, at the top of the page
-      document.querySelector(message.target)?.insertAdjacentHTML("afterbegin", message.content);
+    if (message.kind === "closed") {
+      // Closed for good (a ban): say why at the top of the page, unless the page has a live socket
+      // of its own (a table's, the lobby's), closed for the same reason, which says it.
+      if (!document.querySelector("[hx-ws\\:connect]")) {
+        document.querySelector(message.target)?.insertAdjacentHTML("afterbegin", message.content);
+      }
     }
   }
 
