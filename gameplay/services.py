@@ -559,7 +559,7 @@ def player_replace_with_bot(*, table_id: int, position: int) -> Seat:
     """A moderator removes a person from a seat for good; a normal bot takes it, mid-match too: the
     match records the change, every seat hears of it and, if it is that seat's turn, the bot plays."""
     table = table_services.table_lock(table_id)
-    if table.status not in (Table.Status.WAITING, Table.Status.PLAYING):
+    if table.status not in Table.NOT_OVER:
         raise TableError(_("This table's match is over."))
     return _replace_with_bot(table, position)
 
@@ -586,7 +586,7 @@ def player_banned(sender, *, user_id: int, **kwargs) -> None:
     tables = (
         Seat.objects.filter(
             Q(user_id=user_id) | Q(reserved_for_id=user_id),
-            table__status__in=[Table.Status.WAITING, Table.Status.PLAYING],
+            table__status__in=Table.NOT_OVER,
         )
         .values_list("table_id", flat=True)
         .distinct()

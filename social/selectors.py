@@ -84,7 +84,7 @@ def friends_of(*, user) -> list[Friend]:
         Seat.objects.filter(
             user_id__in=ids,
             table__is_private=False,
-            table__status__in=[Table.Status.WAITING, Table.Status.PLAYING],
+            table__status__in=Table.NOT_OVER,
         ).values_list("user_id", "table_id")
     )
     friends = [

@@ -60,13 +60,12 @@ def pool_key(game: str, options: dict) -> str:
     return f"{game}:{options['players']}:{options[name]}"
 
 
-OPEN = (Table.Status.WAITING, Table.Status.PLAYING)
-
-
 def _busy(user_ids) -> set[int]:
     """Who among ``user_ids`` sits at a table not over yet (waiting for players, or playing)."""
     return set(
-        Seat.objects.filter(user_id__in=user_ids, table__status__in=OPEN).values_list("user_id", flat=True)
+        Seat.objects.filter(user_id__in=user_ids, table__status__in=Table.NOT_OVER).values_list(
+            "user_id", flat=True
+        )
     )
 
 
@@ -92,7 +91,7 @@ def pool_join(*, user, game: str, players: int, length, fill_with_bots: bool) ->
             .select_related("table")
             .first()
         )
-        if entry is not None and entry.table is not None and entry.table.status in OPEN:
+        if entry is not None and entry.table is not None and entry.table.status in Table.NOT_OVER:
             return entry  # already paired: the page opens its table
         if _busy([user.pk]):
             raise SocialError(_("You are already at a table: finish its match or leave it first."))

@@ -50,7 +50,7 @@ def _still_open(table_id: int | None) -> bool:
     if table_id is None:
         return False
     status = Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
-    return status in (Table.Status.WAITING, Table.Status.PLAYING)
+    return status in Table.NOT_OVER
 
 
 @login_required

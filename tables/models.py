@@ -38,6 +38,9 @@ class Table(models.Model):
         FINISHED = "finished", _("finished")
         CLOSED = "closed", _("closed")
 
+    NOT_OVER = (Status.WAITING, Status.PLAYING)
+    """The statuses of a table whose match is still to come or being played."""
+
     game = models.CharField(_("game"), max_length=16, choices=Game.choices)
     options = models.JSONField(
         _("options"), help_text=_("The game's options, as the rules engine reads them.")

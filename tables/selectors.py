@@ -42,9 +42,9 @@ def with_seat_notes(tables) -> list[Table]:
 
 def tables_of(*, user) -> QuerySet[Table]:
     """The tables this player sits at that are not over yet."""
-    return _with_seats(
-        Table.objects.filter(seats__user=user, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
-    ).order_by("-created_at")
+    return _with_seats(Table.objects.filter(seats__user=user, status__in=Table.NOT_OVER)).order_by(
+        "-created_at"
+    )
 
 
 def table_detail(*, table_id: int) -> Table | None:
