@@ -5,9 +5,11 @@ Three hundred people open the pool's socket (``/ws/me/?pool=1``), half on each s
 pools all at once over HTTP (``POST /play/``, ``IN_FLIGHT`` requests at a time, half of them through
 the other server than their socket's), some of them cancelling (``POST /play/cancel/``) the moment
 their join is answered. Then: nobody is seated twice; every table made is full (a person or a bot in
-each seat) and playing; whoever accepted bots and did not cancel has a table within the bot fill time,
-two seconds and ``SLACK_SECONDS``; nobody who cancelled before being paired is seated; and every
-person the pool seated heard of it on their socket.
+each seat) and playing; whoever accepted bots and did not cancel has a table, and bots sat at a table
+only once its longest waiting person had waited the bot fill time; nobody who cancelled before being
+paired is seated; and every person the pool seated heard of it on their socket. How fast the pool
+finds a table is ``manage.py pairbench``'s to measure, not this test's: a shared machine's load only
+lengthens the waits.
 """
 
 import asyncio
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.db.models import Count
 
 from config.management.commands.loadbench import session_cookie
@@ -51,15 +54,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FILL_SECONDS = 4.0
 """The servers' and the worker's ``POOL_BOT_FILL_SECONDS``."""
 TICK_SECONDS = settings.POOL_TICK_SECONDS
-SLACK_SECONDS = 1.5
-"""Beyond the bot fill time and two seconds. Someone whose fill time has passed is seated by the next
-tick: beat sends one every second (1 s), to a worker that runs its tasks one at a time (``--pool
-solo``), so a tick can wait behind a sweep (up to 0.7 s measured here) and the bots' moves at the
-tables the crowd just filled, and then runs through the pools before this one (a whole tick took up to
-0.45 s): 2.2 s past the fill time at worst by those figures, 2.6 s the worst seen in ten runs. The
-rest is for a machine whose two cores the two servers, the worker, PostgreSQL, Redis and the crowd
-itself share (with other jobs' load on top, one run took 5.6 s, which no allowance this short covers)."""
+SETTLE_SECONDS = 45.0
+"""How long the crowd may wait for every person who accepted bots to be seated: not a speed target
+(on an idle machine all are seated a few seconds past the fill time), only the bound after which the
+pool is taken to be stuck."""
 SEEN_EVERY = settings.POOL_SEEN_EVERY_SECONDS
+CLOCK_SECONDS = 0.05
+"""A join is stamped by a server's clock and a pairing by the worker's: one machine's, read by two
+processes, which the test allows a few milliseconds apart."""
 TABLE = re.compile(r"^/tables/(\d+)/$")
 
 MIX = (
@@ -186,9 +188,19 @@ async def listen(person: Person, page) -> None:
         person.errors.append(repr(error))
 
 
+def left_to_fill(crowd: list[Person]) -> int:
+    """How many people who accepted bots and did not cancel have no table yet (a thread's query,
+    whose connection is closed after it)."""
+    waiting = [person.user_id for person in crowd if person.bots and not person.cancels]
+    try:
+        return PoolEntry.objects.filter(user_id__in=waiting, table__isnull=True).count()
+    finally:
+        connection.close()
+
+
 async def crowd_joins(crowd: list[Person], worker) -> None:
-    """Open every socket, join all at once, wait out the bot fill time, stop the worker (no more
-    pairing from then on) and give the sockets time to hear of the last tables."""
+    """Open every socket, join all at once, wait until all who accepted bots are seated, stop the
+    worker (no more pairing from then on) and give the sockets time to hear of the last tables."""
     pages = []
 
     async def open_page(person: Person, delay: float) -> None:
@@ -197,13 +209,14 @@ async def crowd_joins(crowd: list[Person], worker) -> None:
         pages.append((person, page))
 
     try:
-        async with asyncio.timeout(75):
+        async with asyncio.timeout(SETTLE_SECONDS + 60):
             await gather_all(open_page(person, index * 0.005) for index, person in enumerate(crowd))
             listeners = [asyncio.ensure_future(listen(person, page)) for person, page in pages]
             in_flight = asyncio.Semaphore(IN_FLIGHT)
             await gather_all(join_and_maybe_cancel(person, in_flight) for person in crowd)
-            # The bot fill time of the last to join and the allowance, then a tick more.
-            await asyncio.sleep(FILL_SECONDS + 2 + SLACK_SECONDS + TICK_SECONDS)
+            settle_by = time.monotonic() + SETTLE_SECONDS
+            while await asyncio.to_thread(left_to_fill, crowd) and time.monotonic() < settle_by:
+                await asyncio.sleep(TICK_SECONDS)
             await asyncio.to_thread(stop, worker)
             # Every table is made: its frame is on its way, or else the servers' heartbeat sends it.
             await asyncio.wait(listeners, timeout=SEEN_EVERY + 2)
@@ -280,14 +293,19 @@ def test_a_crowd_joining_pools_at_once_is_seated_once_each_at_full_started_table
         assert table.status == Table.Status.PLAYING and table.pk in started, table
     made_at = {table.pk: table.created_at for table in tables}
 
-    # Whoever accepted bots and stayed has a table within the fill time, two seconds and the slack.
+    # Whoever accepted bots and stayed has a table; bots took seats only at a table whose longest
+    # waiting person had waited the fill time when it was made.
     for person in crowd:
         if person.bots and not person.cancels:
-            entry = entries[person.user_id]
-            assert entry.table_id is not None, person
-            assert seconds(entry.paired_at, entry.joined_at) <= FILL_SECONDS + 2 + SLACK_SECONDS, entry
+            assert entries[person.user_id].table_id is not None, person
     with_bots = [table for table in tables if any(seat.bot_level for seat in table.seats.all())]
     assert with_bots  # some tables were short of people, and bots completed them
+    for table in with_bots:
+        people = [entry for entry in entries.values() if entry.table_id == table.pk]
+        if not people:  # all its people cancelled after being paired: their entries are gone
+            continue
+        longest = max(seconds(entry.paired_at, entry.joined_at) for entry in people)
+        assert longest >= FILL_SECONDS - CLOCK_SECONDS, (table, people)
 
     # Nobody who cancelled before being paired is seated; those paired first have the table they
     # were shown, made before they cancelled.
