@@ -16,13 +16,13 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from gameplay import routing as gameplay_routing  # noqa: E402
+from chat import routing as chat_routing  # noqa: E402
 from social import routing as social_routing  # noqa: E402
 from tables import routing as tables_routing  # noqa: E402
 
 websocket_urlpatterns = (
     tables_routing.websocket_urlpatterns
-    + gameplay_routing.websocket_urlpatterns
+    + chat_routing.websocket_urlpatterns
     + social_routing.websocket_urlpatterns
 )
 

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "gameplay",
     "ratings",
     "social",
+    "chat",
     "bots",
     "history",
     "practice",
@@ -181,6 +182,14 @@ SOCIAL_REQUESTS_PER_HOUR = int(os.environ.get("SOCIAL_REQUESTS_PER_HOUR", "30"))
 """Friend requests and invitations a person may send in an hour (in one burst at most)."""
 SITE_COUNTS_SECONDS = 5
 """How long the counts of people online and at tables are kept before they are counted again."""
+CHAT_MESSAGES_PER_10_SECONDS = int(os.environ.get("CHAT_MESSAGES_PER_10_SECONDS", "5"))
+"""Chat messages a person may send in ten seconds (in one burst at most), at all tables together."""
+CHAT_REPEAT_SECONDS = 30
+"""A person's message the same as their last one at the table within this long is refused."""
+CHAT_FREE_TEXT_MATCHES = int(os.environ.get("CHAT_FREE_TEXT_MATCHES", "3"))
+"""Matches with people an account must have finished before it may type (until then, quick phrases)."""
+CHAT_REPORTS_PER_HOUR = int(os.environ.get("CHAT_REPORTS_PER_HOUR", "30"))
+"""Reports and ignores a person may make in an hour (in one burst at most)."""
 CELERY_BEAT_SCHEDULE = {
     "pool-tick": {
         "task": "social.tasks.pool_tick",

@@ -324,7 +324,11 @@ class TableConsumer(LiveConsumer):
         self.present = True
         # Read after joining the group, so no change falls between the two: a reconnect lands on the
         # exact current state.
-        await self.send_text(await off_thread(self.screen_text)(None))
+        await self.send_text(await off_thread(self.first_text)())
+
+    def first_text(self) -> str:
+        """The page's first update on this connection: all of the table, as it stands."""
+        return self.screen_text(None)
 
     def may_watch(self) -> bool:
         """Whether this user may watch the table; notes their seat."""

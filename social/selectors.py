@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from gameplay import presence
@@ -182,3 +182,11 @@ def live_tables(limit: int = 20) -> list[LiveTable]:
         )
     )
     return live[:limit]
+
+
+def blocked_either_way(*, user_id: int) -> set[int]:
+    """Everyone this person blocked or was blocked by: whose words neither may read of the other."""
+    rows = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return {other for pair in rows for other in pair if other != user_id}

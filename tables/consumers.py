@@ -210,7 +210,7 @@ class ProcessNews:
                 self._tell_all({"type": "news.lost"})
                 await asyncio.sleep(1)
                 continue
-            if message.get("type") == "user.banned":
+            if message.get("type", "").startswith("user."):
                 self._tell_person(message)
             else:
                 self.heard(message)
@@ -220,8 +220,10 @@ class ProcessNews:
             page.news.put_nowait(message)
 
     def _tell_person(self, message: dict) -> None:
+        """News of one person (``user.*``) for their pages here that have a use for it."""
+        handler = get_handler_name(message)
         for page in self.pages():
-            if page.user_id is not None and page.user_id == message.get("user"):
+            if page.user_id is not None and page.user_id == message.get("user") and hasattr(page, handler):
                 page.news.put_nowait(message)
 
     def beat_seconds(self) -> float:

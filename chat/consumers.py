@@ -1,0 +1,111 @@
+"""The table's socket with the chat on it: the table's consumer, reading the chat's frames as well as
+the moves, and showing each reader the lines meant for them, in their language."""
+
+import json
+
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
+
+from gameplay.consumers import SHARED_TABLES, TableConsumer
+from tables.consumers import off_thread
+
+from . import frames, selectors, services
+from .models import Report, Room
+from .templatetags.chat_tags import drawer_context
+
+UNREADABLE = gettext_noop("That message could not be read.")
+
+
+class ChatTableConsumer(TableConsumer):
+    """A table page's socket: the moves, and the chat. A line is shown to a reader who may read its
+    room (the players' to the seated only) and who neither ignores its author nor has a block with
+    them; lines come with their news (no read per reader), rendered in the reader's language."""
+
+    hidden: frozenset[int] = frozenset()
+
+    async def connect(self) -> None:
+        self.hidden = await off_thread(selectors.hidden_authors)(user=self.scope["user"])
+        await super().connect()
+
+    def first_text(self) -> str:
+        """The table, and the chat's lines as they stand: a page reconnecting catches up on what it
+        missed while away."""
+        return super().first_text() + self.chat_text(("logs",))
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        frame = frames.parse(text_data)
+        if frame is None:
+            await super().receive(text_data=text_data, bytes_data=bytes_data)
+            return
+        await self.send_text(await off_thread(self.chat_reply)(frame))
+
+    def chat_reply(self, frame: frames.ChatFrame | frames.Unreadable) -> str:
+        """Do what a chat frame asks; the fragments to answer this page with."""
+        with translation.override(self.language):
+            if isinstance(frame, frames.Unreadable):
+                return self.chat_notice(gettext(UNREADABLE))
+            try:
+                return self._chat_act(frame)
+            except services.ChatRefused as refusal:
+                return self.chat_notice(refusal.explain())
+
+    def _chat_act(self, frame: frames.ChatFrame) -> str:
+        user = self.scope["user"]
+        if frame.kind == "chat":
+            services.chat_say(table_id=self.table_id, user=user, phrase=frame.phrase, text=frame.text)
+            return self.chat_text(("composer",)) + self.chat_notice("")
+        if frame.kind == "chat_report":
+            services.chat_report(user=user, message_id=frame.target, reason=frame.reason)
+            return self.chat_notice(gettext("Thank you: a moderator will read it."))
+        if frame.kind == "chat_ignore":
+            services.chat_ignore(user=user, message_id=frame.target)
+        elif frame.kind == "chat_unignore":
+            services.chat_unignore(user=user, ignored_id=frame.target)
+        elif frame.kind == "chat_phrases_only":
+            services.chat_set_phrases_only(table_id=self.table_id, user=user, on=frame.on)
+            return ""  # the table's news shows every page the change
+        elif frame.kind == "chat_warnings_seen":
+            services.warnings_seen(user=user)
+        self.hidden = selectors.hidden_authors(user=user)
+        return self.chat_text(("logs", "composer")) + self.chat_notice("")
+
+    def chat_text(self, parts: tuple[str, ...]) -> str:
+        """The drawer's ``parts`` (its ``logs``, its ``composer``) as they stand for this reader."""
+        shared = SHARED_TABLES.latest(self.table_id)
+        if shared is None:
+            return ""
+        context = drawer_context(
+            table=shared.table, user=self.scope["user"], hidden=self.hidden, composer="composer" in parts
+        )
+        return "".join(self.render(f"chat/_chat.html#{part}", context) for part in parts)
+
+    def chat_notice(self, words: str) -> str:
+        return self.render("chat/_chat.html#notice", {"chat_notice": words})
+
+    def may_read(self, line: dict) -> bool:
+        if line["author_id"] in self.hidden:
+            return False
+        return line["room"] != Room.PLAYERS or self.seat_shown is not None
+
+    async def chat_said(self, event: dict) -> None:
+        line = event["line"]
+        if not self.may_read(line):
+            return
+        html = self.render(
+            "chat/_chat.html#line", {"line": selectors.Line.from_news(line), "reasons": Report.Reason.choices}
+        )
+        await self.send_text(
+            json.dumps({"content": html, "target": f"#chat-log-{line['room']}", "swap": "beforeend"})
+        )
+
+    async def chat_removed(self, event: dict) -> None:
+        await self.send_text(self.render("chat/_removed.html", {"message_id": event["message"]}))
+
+    async def chat_settings(self, event: dict) -> None:
+        await self.send_text(await off_thread(self.chat_text)(("composer",)))
+
+    async def user_chat_standing(self, event: dict) -> None:
+        """Whom this page's person ignores, or what a moderator decided, changed (from any page)."""
+        user = self.scope["user"]
+        self.hidden = await off_thread(selectors.hidden_authors)(user=user)
+        await self.send_text(await off_thread(self.chat_text)(("logs", "composer")))

@@ -1,0 +1,210 @@
+"""What the chat shows, and to whom: a table's lines for one reader (in the reader's language, without
+the people the reader ignores or has a block with), a match's chat afterwards, and the moderators'
+view of a report."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from gameplay.models import Match, Participant
+from social import selectors as social_selectors
+
+from .models import ChatMessage, Ignore, ModerationAction, Report, Room, Suspension, TableChat
+from .phrases import phrase_text
+
+SHOWN_LINES = 50
+"""How many of a room's latest lines a page opens with."""
+AROUND = 20
+"""How many lines a moderator reads around a reported one."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One chat message as every reader of one language sees it (a phrase in that language, a removed
+    message as removed); ``author_id`` decides who is shown it."""
+
+    id: int
+    room: str
+    author_id: int
+    author: str
+    phrase: str
+    shown: str
+    removed: bool
+    move_index: int
+    at: datetime
+
+    @property
+    def text(self) -> str:
+        if self.removed:
+            return gettext("Removed by a moderator.")
+        return phrase_text(self.phrase) if self.phrase else self.shown
+
+    def as_news(self) -> dict:
+        """The line as a group message carries it (plain values, across Redis)."""
+        return {
+            "id": self.id,
+            "room": self.room,
+            "author_id": self.author_id,
+            "author": self.author,
+            "phrase": self.phrase,
+            "shown": self.shown,
+            "removed": self.removed,
+            "move_index": self.move_index,
+            "at": self.at.isoformat(),
+        }
+
+    @classmethod
+    def from_news(cls, news: dict) -> "Line":
+        return cls(**{**news, "at": datetime.fromisoformat(news["at"])})
+
+    @classmethod
+    def of(cls, message: ChatMessage) -> "Line":
+        return cls(
+            id=message.pk,
+            room=message.room,
+            author_id=message.author_id,
+            author=message.author.username,
+            phrase=message.phrase,
+            shown=message.shown,
+            removed=message.removed_at is not None,
+            move_index=message.move_index,
+            at=message.created_at,
+        )
+
+
+def hidden_authors(*, user) -> frozenset[int]:
+    """The people whose lines ``user`` is not shown: those they ignore, and those a block stands
+    between (either way)."""
+    if not user.is_authenticated:
+        return frozenset()
+    ignored = set(Ignore.objects.filter(person=user).values_list("ignored_id", flat=True))
+    return frozenset(ignored | social_selectors.blocked_either_way(user_id=user.pk))
+
+
+def ignored_people(*, user) -> list[Ignore]:
+    if not user.is_authenticated:
+        return []
+    return list(Ignore.objects.filter(person=user).select_related("ignored").order_by("ignored__username"))
+
+
+def _lines(messages) -> list[Line]:
+    return [Line.of(message) for message in messages.select_related("author")]
+
+
+def room_lines(*, table_id: int, room: str, hidden: frozenset[int], limit: int = SHOWN_LINES) -> list[Line]:
+    """A room's latest lines at a table, oldest first, without those of ``hidden`` authors."""
+    messages = ChatMessage.objects.filter(table_id=table_id, room=room).exclude(author_id__in=hidden)
+    return list(reversed(_lines(messages.order_by("-pk")[:limit])))
+
+
+def may_read_players(*, table, user) -> bool:
+    """Whether ``user`` reads the players' chat of a live table: they sit there."""
+    return user.is_authenticated and any(seat.user_id == user.pk for seat in table.seats.all())
+
+
+def phrases_only(*, table_id: int) -> bool:
+    return TableChat.objects.filter(table_id=table_id, phrases_only=True).exists()
+
+
+def finished_matches(*, user) -> int:
+    """How many matches with people (not practice) ``user`` has played to their end."""
+    return (
+        Participant.objects.filter(user=user, match__status=Match.Status.FINISHED, match__practice=False)
+        .values("match_id")
+        .distinct()
+        .count()
+    )
+
+
+def may_type(*, user) -> bool:
+    """Whether ``user``'s account may write free text (spam: a new account sends quick phrases only)."""
+    return user.is_authenticated and finished_matches(user=user) >= settings.CHAT_FREE_TEXT_MATCHES
+
+
+def suspension_of(*, user_id: int, now: datetime | None = None) -> Suspension | None:
+    """The suspension in force for this person, the longest first (for good before any end)."""
+    now = now or timezone.now()
+    live = Suspension.objects.filter(user_id=user_id, lifted_at__isnull=True).filter(
+        Q(until__isnull=True) | Q(until__gt=now)
+    )
+    return live.order_by(F("until").desc(nulls_first=True)).first()
+
+
+def warnings_unseen(*, user) -> list[ModerationAction]:
+    if not user.is_authenticated:
+        return []
+    return list(
+        ModerationAction.objects.filter(
+            subject=user, kind=ModerationAction.Kind.WARN, seen_at__isnull=True
+        ).order_by("pk")
+    )
+
+
+def may_read_match_chat(*, match: Match, user) -> bool:
+    """A match's chat, afterwards, is for the people who played it and for moderators."""
+    if not user.is_authenticated:
+        return False
+    if user.has_perm("chat.view_chatmessage"):
+        return True
+    return Participant.objects.filter(match=match, user=user).exists()
+
+
+def match_lines(*, match: Match, user) -> list[Line]:
+    """Every line said during ``match`` (both rooms, oldest first) for one of its readers; nothing for
+    anyone else."""
+    if not may_read_match_chat(match=match, user=user):
+        return []
+    hidden = hidden_authors(user=user)
+    return _lines(ChatMessage.objects.filter(match=match).exclude(author_id__in=hidden).order_by("pk"))
+
+
+def around(*, report: Report, count: int = AROUND) -> list[Line]:
+    """The reported message and the ``count`` said around it in its room (half before, half after)."""
+    message = report.message
+    same_room = ChatMessage.objects.filter(table_id=message.table_id, room=message.room)
+    before = list(same_room.filter(pk__lt=message.pk).order_by("-pk")[: count // 2])
+    after = list(same_room.filter(pk__gt=message.pk).order_by("pk")[: count - len(before)])
+    return [Line.of(line) for line in [*reversed(before), message, *after]]
+
+
+@dataclass(frozen=True)
+class Drawer:
+    """Everything a table page's chat shows its reader."""
+
+    table_id: int
+    seated: bool
+    players: list[Line]
+    watchers: list[Line]
+    phrases_only: bool
+    may_type: bool
+    is_host: bool
+    suspension: Suspension | None
+    warnings: list[ModerationAction]
+    ignored: list[Ignore]
+    logged_in: bool
+
+
+def drawer(*, table, user, hidden: frozenset[int] | None = None, composer: bool = True) -> Drawer:
+    """The chat of ``table`` (read with its seats) as ``user`` sees it; without ``composer``, its lines
+    alone (what the message box offers is left unread)."""
+    hidden = hidden_authors(user=user) if hidden is None else hidden
+    seated = may_read_players(table=table, user=user)
+    logged_in = user.is_authenticated
+    mine = composer and logged_in
+    return Drawer(
+        table_id=table.pk,
+        seated=seated,
+        players=room_lines(table_id=table.pk, room=Room.PLAYERS, hidden=hidden) if seated else [],
+        watchers=room_lines(table_id=table.pk, room=Room.WATCHERS, hidden=hidden),
+        phrases_only=composer and phrases_only(table_id=table.pk),
+        may_type=mine and may_type(user=user),
+        is_host=logged_in and table.host_id == user.pk,
+        suspension=suspension_of(user_id=user.pk) if mine else None,
+        warnings=warnings_unseen(user=user) if mine else [],
+        ignored=ignored_people(user=user) if mine else [],
+        logged_in=logged_in,
+    )
