@@ -9,8 +9,9 @@ def said(table_id: int, line: dict) -> None:
     send_on_commit(table_group(table_id), {"type": "chat.said", "table": table_id, "line": line})
 
 
-def removed(table_id: int, message_id: int) -> None:
-    send_on_commit(table_group(table_id), {"type": "chat.removed", "table": table_id, "message": message_id})
+def removed(table_id: int, message_id: int, room: str) -> None:
+    message = {"type": "chat.removed", "table": table_id, "message": message_id, "room": str(room)}
+    send_on_commit(table_group(table_id), message)
 
 
 def settings_changed(table_id: int) -> None:

@@ -51,7 +51,7 @@ def parse(text_data: str | None) -> ChatFrame | Unreadable | None:
         frame = json.loads(text_data, parse_constant=_no_constant)
     except (ValueError, RecursionError):
         return None
-    if not isinstance(frame, dict) or frame.get("type") not in KINDS:
+    if not isinstance(frame, dict) or type(frame.get("type")) is not str or frame["type"] not in KINDS:
         return None
     kind = frame["type"]
     try:

@@ -47,7 +47,7 @@ class Line:
         """The line as a group message carries it (plain values, across Redis)."""
         return {
             "id": self.id,
-            "room": self.room,
+            "room": str(self.room),
             "author_id": self.author_id,
             "author": self.author,
             "phrase": self.phrase,
@@ -65,7 +65,7 @@ class Line:
     def of(cls, message: ChatMessage) -> "Line":
         return cls(
             id=message.pk,
-            room=message.room,
+            room=str(message.room),
             author_id=message.author_id,
             author=message.author.username,
             phrase=message.phrase,

@@ -52,7 +52,8 @@ def clean_text(text: str) -> str:
     """Free text as it is kept: composed (so "ș" is one letter however it was typed), without
     characters nobody sees, spaces run together, trimmed."""
     composed = unicodedata.normalize("NFC", text)
-    return SPACES.sub(" ", UNSHOWN.sub("", composed)).strip()
+    # Line breaks and tabs are spaces first (not unseen characters dropped, which would run words together).
+    return SPACES.sub(" ", UNSHOWN.sub("", SPACES.sub(" ", composed))).strip()
 
 
 def _masker() -> wording.Masker:
@@ -334,7 +335,7 @@ def chat_remove(*, message: ChatMessage, by, reason: str, report: Report | None 
         report=report,
     )
     if removed:
-        events.removed(message.table_id, message.pk)
+        events.removed(message.table_id, message.pk, message.room)
     return bool(removed)
 
 

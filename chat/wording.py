@@ -63,4 +63,13 @@ class Masker:
     def mask(self, text: str) -> str:
         if not self.words and not self.stems:
             return text
-        return WORD.sub(lambda found: MASK * len(found[0]) if self.listed(found[0]) else found[0], text)
+        return WORD.sub(lambda found: self._masked(found[0]), text)
+
+    def _masked(self, word: str) -> str:
+        if self.listed(word):
+            return MASK * len(word)
+        # "prost!": a "!" or "|" after the word is punctuation, not an "i" (the mark stays as typed).
+        stem = word.rstrip("!|")
+        if stem != word and self.listed(stem):
+            return MASK * len(stem) + word[len(stem) :]
+        return word

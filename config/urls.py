@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("history.urls")),
     path("", include("ratings.urls")),
     path("", include("social.urls")),
+    path("chat/", include("chat.urls")),
     path("practice/", include("practice.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -258,6 +258,8 @@ class ReplayStep:
     """(round or deal number, index of the step that deals it), to jump between them."""
     standings: list[tuple[str, int, int | None]]
     """Each side's running total and (classic) games won so far."""
+    made: int = 0
+    """Moves made by this step (a deal makes none): the chat's lines said by then are shown with it."""
 
     @property
     def seats(self) -> list[SeatInfo]:
@@ -397,6 +399,7 @@ def replay_step(match: Match, index: int) -> ReplayStep:
         made += sum(1 for done, _events in walked if done)
     step = _snapshot(game, state, move, events, _held_for(seat_holders(match), move, made), wanted)
     step.last = outline["last"]
+    step.made = made
     step.boundaries = outline["boundaries"]
     games_won = step.public.get("games_won") or [None] * len(step.public["totals"])
     names = [seat.name for seat in step.seats]

@@ -10,6 +10,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from chat import selectors as chat_selectors
+from chat.models import Report
 from gameplay.models import Match
 from ratings import selectors as rating_selectors
 from tables.limits import spend
@@ -19,6 +21,17 @@ from . import selectors
 from .export import sheet_csv
 
 PAGE_SIZE = 20
+
+
+def _match_chat(request: HttpRequest, match: Match) -> dict:
+    """The match's chat for this reader (its players and moderators only: for anyone else the page
+    says nothing of it, not even that there was one)."""
+    readable = chat_selectors.may_read_match_chat(match=match, user=request.user)
+    return {
+        "chat_readable": readable,
+        "chat_lines": chat_selectors.match_lines(match=match, user=request.user) if readable else [],
+        "chat_reasons": Report.Reason.choices,
+    }
 
 
 def _viewable_match(request: HttpRequest, match_id: int) -> tuple[Match | None, HttpResponse | None]:
@@ -67,6 +80,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "seat_holders": selectors.seat_holders(match),
         "replayable": selectors.replayable(match),
         "rating": rating_selectors.match_rating(match),
+        **_match_chat(request, match),
     }
     return render(request, "history/match.html", context)
 
@@ -109,7 +123,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     if alone:
         return render(request, "history/replay.html#step", {"match": match, "step": step})
     context = {"match": match, "step": step, "rating": rating_selectors.match_rating(match)}
-    return render(request, "history/replay.html", context)
+    return render(request, "history/replay.html", context | _match_chat(request, match))
 
 
 def _too_fast(request: HttpRequest, match: Match, wait: float) -> HttpResponse:

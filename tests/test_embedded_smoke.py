@@ -144,3 +144,32 @@ print("paired", table.pk)
 def test_the_embedded_database_pairs_two_people_from_the_pool(tmp_path):
     """SQLite has no row locks to skip: the pool pairs there all the same (one process, one writer)."""
     assert "paired" in on_sqlite(tmp_path, PAIR_ON_SQLITE)
+
+
+CHAT_ON_SQLITE = """
+from accounts.models import User
+from chat import services
+from chat.models import BannedWord, ChatMessage
+from chat.services import ChatRefused
+from social import services as social_services
+from tables.models import Table
+
+ana, ion = (User.objects.create_user(name, f"{name}@ex.com", "pw-for-the-smoke-1") for name in ("ana", "ion"))
+social_services.pool_join(user=ana, game="americana", players=2, length=101, fill_with_bots=False)
+table = Table.objects.get(pk=social_services.pool_join(
+    user=ion, game="americana", players=2, length=101, fill_with_bots=False
+).table_id)
+said = services.chat_say(table_id=table.pk, user=ana, phrase="gg")
+try:
+    services.chat_say(table_id=table.pk, user=ana, phrase="gg")
+except ChatRefused as refusal:
+    print("refused", refusal.explain())
+print("said", said.room, said.phrase, said.match_id is not None, ChatMessage.objects.count())
+"""
+
+
+def test_the_embedded_database_keeps_a_tables_chat(tmp_path):
+    """The chat's budgets and rows work on the embedded default too (local cache, SQLite)."""
+    printed = on_sqlite(tmp_path, CHAT_ON_SQLITE)
+    assert "said players gg True 1" in printed
+    assert "refused You have just said that." in printed

@@ -1,6 +1,7 @@
 """Each row has one writer (DESIGN.md): Table and Seat rows are written in ``tables/services.py`` only;
 Match, Move, RoundResult, Participant and SeatChange rows in ``gameplay/services.py`` only; ratings in
-``ratings/services.py``; pool entries, friends, blocks and notices in ``social/services.py``."""
+``ratings/services.py``; pool entries, friends, blocks and notices in ``social/services.py``; the chat's
+messages, reports, ignores, suspensions, moderation records and word list in ``chat/services.py``."""
 
 import ast
 from pathlib import Path
@@ -8,7 +9,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "tables", "gameplay", "bots", "history", "practice", "config", "ratings", "social")
+APPS = (
+    "accounts",
+    "tables",
+    "gameplay",
+    "bots",
+    "history",
+    "practice",
+    "config",
+    "ratings",
+    "social",
+    "chat",
+)
 WRITES = {
     "save",
     "update",
@@ -38,6 +50,13 @@ MODELS = {
     "FriendRequest": "social/services.py",
     "Block": "social/services.py",
     "Notice": "social/services.py",
+    "ChatMessage": "chat/services.py",
+    "TableChat": "chat/services.py",
+    "Ignore": "chat/services.py",
+    "Report": "chat/services.py",
+    "Suspension": "chat/services.py",
+    "ModerationAction": "chat/services.py",
+    "BannedWord": "chat/services.py",
 }
 """A write's receiver, by a name along its chain, and the one file that may write it."""
 

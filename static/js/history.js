@@ -5,7 +5,8 @@
 // chosen speed, each step once the last has arrived, and stops at the end; its steps replace the
 // browser's history entry rather than add one each, so Back leaves the replay (a step chosen by
 // hand still adds one). A step refused as too fast says so in the step's notice line; Play tries
-// again at its pace.
+// again at its pace. The replay's chat shows the lines said by the step on screen (each line's
+// data-move, the moves made when it was said, against the step's data-made).
 (() => {
   "use strict";
 
@@ -73,6 +74,17 @@
     }
   });
 
+  function showChatSoFar() {
+    const step = document.getElementById("replay-step");
+    if (!step) {
+      return;
+    }
+    const made = Number(step.dataset.made) || 0;
+    for (const line of document.querySelectorAll("[data-match-chat] [data-move]")) {
+      line.hidden = Number(line.dataset.move) > made;
+    }
+  }
+
   function toggle() {
     if (!playing && !nextStepLink() && press("Home")) {
       // At the end, Play starts again from the first step, and steps on once that step has arrived
@@ -130,6 +142,7 @@
     if (!step) {
       return;
     }
+    showChatSoFar();
     const announce = document.getElementById("replay-announce");
     const what = step.querySelector(".replay-what");
     if (announce && what && !playing) {
@@ -144,4 +157,10 @@
       timer = setTimeout(stepOn, delay());
     }
   });
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", showChatSoFar);
+  } else {
+    showChatSoFar();
+  }
 })();

@@ -382,6 +382,8 @@
   document.addEventListener("keydown", (event) => {
     if (!document.querySelector(".play") || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
+    // The chat's drawer has keys of its own (chat.js): typing there never moves a card.
+    if (target.closest?.("#chat")) return;
     if (event.key === "Escape") {
       escape();
       return;
