@@ -8,3 +8,15 @@ class ChatConfig(AppConfig):
 
     name = "chat"
     verbose_name = _("Table chat")
+
+    def ready(self) -> None:
+        from social.models import Block
+        from social.signals import block_changed
+
+        from .events import standing_changed
+
+        def show_anew(sender, user_ids, **kwargs) -> None:
+            for user_id in user_ids:
+                standing_changed(user_id)
+
+        block_changed.connect(show_anew, sender=Block, weak=False, dispatch_uid="chat.block_changed")

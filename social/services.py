@@ -22,7 +22,7 @@ from tables import services as table_services
 from tables.models import BotLevel, Game, Seat, Table
 from tables.services import TableError
 
-from . import events, matching
+from . import events, matching, signals
 from .models import Block, FriendRequest, Friendship, Notice, PoolEntry
 
 
@@ -355,11 +355,17 @@ def block(*, user, other) -> None:
     Notice.objects.filter(
         Q(recipient=user, sender=other) | Q(recipient=other, sender=user), closed=False
     ).update(closed=True)
+    _tell_block_changed(user.pk, other.pk)
 
 
 @transaction.atomic(durable=True)
 def unblock(*, user, other_id: int) -> None:
-    Block.objects.filter(blocker=user, blocked_id=other_id).delete()
+    if Block.objects.filter(blocker=user, blocked_id=other_id).delete()[0]:
+        _tell_block_changed(user.pk, other_id)
+
+
+def _tell_block_changed(a: int, b: int) -> None:
+    transaction.on_commit(lambda: signals.block_changed.send(sender=Block, user_ids=(a, b)))
 
 
 # --- Invitations and notices -----------------------------------------------------------------

@@ -182,6 +182,28 @@ async def test_an_ignore_from_one_tab_redraws_the_chat_on_the_same_persons_other
     await close_all(talker, tab, other_tab)
 
 
+async def test_a_block_made_while_both_pages_are_open_hides_each_from_the_other_at_once(typing):
+    match, users = await sync_to_async(human_match)("americana", 2, clock=45)
+    base = f"/ws/tables/{match.table_id}/"
+    blocker, blocked = await opened(base, users[0]), await opened(base, users[1])
+    await drained(blocker, blocked)
+    await say(blocked, text="said by the one blocked")
+    await line_said(blocker, "said by the one blocked")
+    await say(blocker, text="said by the blocker")
+    await line_said(blocked, "said by the blocker")
+    await drained(blocker, blocked)
+    await sync_to_async(social_services.block)(user=users[0], other=users[1])
+    for page, unseen, own in (
+        (blocker, "said by the one blocked", "said by the blocker"),
+        (blocked, "said by the blocker", "said by the one blocked"),
+    ):
+        redrawn = await until(page, lambda frame: 'id="chat-logs"' in frame)
+        assert unseen not in redrawn and own in redrawn
+    await say(blocked, text="after the block")
+    assert not await drained(blocker, quiet=0.5)  # not even the line's news reaches the blocker
+    await close_all(blocker, blocked)
+
+
 async def refused_to_the_sender_only(sender, others, words: str) -> None:
     shown = await notice(sender)
     assert 'id="chat-notice"' in shown and words in shown, shown

@@ -1,0 +1,7 @@
+"""What the social layer tells the apps above it (the chat), which it does not know."""
+
+from django.dispatch import Signal
+
+block_changed = Signal()
+"""A block between two people was made or lifted and has committed; sent with ``user_ids`` (both of
+them), so that whatever either reads of the other (the chat) is shown anew at once."""
