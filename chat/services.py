@@ -242,8 +242,7 @@ def _record(
     *, by, kind: str, reason: str, subject_id=None, message=None, report=None, detail=""
 ) -> ModerationAction:
     if report is not None and report.handled_at is None:
-        Report.objects.filter(pk=report.pk).update(handled_at=timezone.now(), handled_by=by)
-        # Every open report of the same message is answered by the same action.
+        # The report, and every other open report of the same message: one action answers them all.
         Report.objects.filter(message_id=report.message_id, handled_at__isnull=True).update(
             handled_at=timezone.now(), handled_by=by
         )

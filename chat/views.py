@@ -4,25 +4,17 @@ back to the page the form was on."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
+from social.views import back_to_form_page
+
 from . import frames, services
 
 GONE = gettext_noop("That message is no longer there.")
-
-
-def _back(request: HttpRequest) -> HttpResponse:
-    """Back to the page the form was on (``next``), if it is a path of this site's; else home."""
-    target = request.POST.get("next", "")
-    own = target.startswith("/") and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return HttpResponseRedirect(target if own else reverse("home"))
 
 
 def _message_id(request: HttpRequest) -> int:
@@ -44,7 +36,7 @@ def report(request: HttpRequest) -> HttpResponse:
         messages.error(request, refusal.explain())
     else:
         messages.success(request, _("Thank you: a moderator will read it."))
-    return _back(request)
+    return back_to_form_page(request, reverse("home"))
 
 
 @login_required
@@ -59,4 +51,4 @@ def ignore(request: HttpRequest) -> HttpResponse:
             request,
             _("You no longer see what %(name)s says in the chat.") % {"name": ignored.ignored.username},
         )
-    return _back(request)
+    return back_to_form_page(request, reverse("home"))

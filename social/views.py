@@ -18,7 +18,7 @@ from . import selectors, services
 from .forms import PoolForm, pool_summary
 
 
-def _back(request: HttpRequest, default: str) -> HttpResponse:
+def back_to_form_page(request: HttpRequest, default: str) -> HttpResponse:
     """Back to the page the form was on (``next``), if it is a path of this site's; else to ``default``."""
     target = request.POST.get("next", "")
     own = target.startswith("/") and url_has_allowed_host_and_scheme(
@@ -120,7 +120,7 @@ def _run(request: HttpRequest, change, default: str = "social:friends") -> HttpR
     else:
         if said:
             messages.success(request, said)
-    return _back(request, reverse(default))
+    return back_to_form_page(request, reverse(default))
 
 
 @login_required
@@ -198,7 +198,7 @@ def notice_join(request: HttpRequest, notice_id: int) -> HttpResponse:
         table_id = services.invitation_accept(user=request.user, notice_id=notice_id)
     except services.SocialError as error:
         messages.error(request, str(error))
-        return _back(request, reverse("social:notices"))
+        return back_to_form_page(request, reverse("social:notices"))
     return redirect("gameplay:table", table_id=table_id)
 
 
@@ -206,4 +206,4 @@ def notice_join(request: HttpRequest, notice_id: int) -> HttpResponse:
 @require_POST
 def notice_close(request: HttpRequest, notice_id: int) -> HttpResponse:
     services.notice_close(user=request.user, notice_id=notice_id)
-    return _back(request, reverse("social:notices"))
+    return back_to_form_page(request, reverse("social:notices"))
