@@ -422,6 +422,7 @@
   const APPLY = {
     "four-colour": (on) => table()?.classList.toggle("four-colour", on),
     "one-tap": (on) => table()?.classList.toggle("one-tap", on),
+    "no-chat": (on) => table()?.classList.toggle("no-chat", on),
   };
 
   function loadSettings() {

@@ -302,3 +302,25 @@ def test_the_waiting_room_has_the_chat_too(browser: Browser, chat_server_url: st
     page.keyboard.press("Escape")
     expect(page.get_by_test_id("chat-panel")).to_be_hidden()
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_who_hides_the_chat_sees_neither_it_nor_its_count(browser: Browser, chat_server_url: str):
+    table, _users = off_loop(seated_pair)
+    ana = at_the_table(browser, chat_server_url, table, "ana", "en-GB")
+    ion = at_the_table(browser, chat_server_url, table, "ion", "en-GB")
+    ana.get_by_test_id("settings").locator("summary").click()
+    ana.get_by_test_id("setting-no-chat").check()
+    expect(ana.get_by_test_id("chat")).to_be_hidden()
+    ion.get_by_test_id("chat-toggle").click()
+    ion.get_by_test_id("phrase-luck").click()
+    expect(lines(ion).first.locator(".chat-text")).to_have_text("Good luck!")
+    expect(ana.get_by_test_id("chat")).to_be_hidden()
+    ana.reload()  # kept in this browser
+    expect(ana.locator(".play[data-live]")).to_be_attached()
+    expect(ana.get_by_test_id("chat")).to_be_hidden()
+    ana.get_by_test_id("settings").locator("summary").click()
+    ana.get_by_test_id("setting-no-chat").uncheck()
+    expect(ana.get_by_test_id("chat-toggle")).to_be_visible()
+    for page in (ana, ion):
+        page.context.close()
