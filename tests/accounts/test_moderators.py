@@ -69,6 +69,15 @@ def test_the_group_holds_exactly_what_moderation_needs(moderator):
         "view_friendrequest",
         "view_block",
         "view_notice",
+        "view_chatmessage",
+        "view_report",
+        "change_report",
+        "view_suspension",
+        "view_moderationaction",
+        "view_bannedword",
+        "add_bannedword",
+        "delete_bannedword",
+        "moderate_chat",
     }
 
 
