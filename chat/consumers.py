@@ -57,17 +57,17 @@ class ChatTableConsumer(TableConsumer):
         if frame.kind == "chat_report":
             services.chat_report(user=user, message_id=frame.target, reason=frame.reason)
             return self.chat_notice(gettext("Thank you: a moderator will read it."))
+        # The rest is shown by their news, on every page it concerns, this one included: the table's
+        # (phrases only), or the person's (``user_chat_standing``: whom they ignore, their warnings).
         if frame.kind == "chat_ignore":
             services.chat_ignore(user=user, message_id=frame.target)
         elif frame.kind == "chat_unignore":
             services.chat_unignore(user=user, ignored_id=frame.target)
         elif frame.kind == "chat_phrases_only":
             services.chat_set_phrases_only(table_id=self.table_id, user=user, on=frame.on)
-            return ""  # the table's news shows every page the change
         elif frame.kind == "chat_warnings_seen":
             services.warnings_seen(user=user)
-        self.hidden = selectors.hidden_authors(user=user)
-        return self.chat_text(("logs", "composer")) + self.chat_notice("")
+        return self.chat_notice("")
 
     def chat_text(self, parts: tuple[str, ...]) -> str:
         """The drawer's ``parts`` (its ``logs``, its ``composer``) as they stand for this reader."""
@@ -75,7 +75,11 @@ class ChatTableConsumer(TableConsumer):
         if shared is None:
             return ""
         context = drawer_context(
-            table=shared.table, user=self.scope["user"], hidden=self.hidden, composer="composer" in parts
+            table=shared.table,
+            user=self.scope["user"],
+            hidden=self.hidden,
+            logs="logs" in parts,
+            composer="composer" in parts,
         )
         return "".join(self.render(f"chat/_chat.html#{part}", context) for part in parts)
 

@@ -29,6 +29,8 @@ class Line:
 
     id: int
     room: str
+    """A plain string, never the ``Room`` member: the news must read the same after a trip through
+    Redis, or the process that sent it would not know its own echo and show the line twice."""
     author_id: int
     author: str
     phrase: str
@@ -47,7 +49,7 @@ class Line:
         """The line as a group message carries it (plain values, across Redis)."""
         return {
             "id": self.id,
-            "room": str(self.room),
+            "room": self.room,
             "author_id": self.author_id,
             "author": self.author,
             "phrase": self.phrase,
@@ -153,11 +155,11 @@ def may_read_match_chat(*, match: Match, user) -> bool:
     return Participant.objects.filter(match=match, user=user).exists()
 
 
-def match_lines(*, match: Match, user) -> list[Line]:
-    """Every line said during ``match`` (both rooms, oldest first) for one of its readers; nothing for
-    anyone else."""
+def match_lines(*, match: Match, user) -> list[Line] | None:
+    """Every line said during ``match`` (both rooms, oldest first) for one of its readers; None for
+    anyone else (who is not told there was a chat at all)."""
     if not may_read_match_chat(match=match, user=user):
-        return []
+        return None
     hidden = hidden_authors(user=user)
     return _lines(ChatMessage.objects.filter(match=match).exclude(author_id__in=hidden).order_by("pk"))
 
@@ -188,18 +190,21 @@ class Drawer:
     logged_in: bool
 
 
-def drawer(*, table, user, hidden: frozenset[int] | None = None, composer: bool = True) -> Drawer:
-    """The chat of ``table`` (read with its seats) as ``user`` sees it; without ``composer``, its lines
-    alone (what the message box offers is left unread)."""
-    hidden = hidden_authors(user=user) if hidden is None else hidden
+def drawer(
+    *, table, user, hidden: frozenset[int] | None = None, logs: bool = True, composer: bool = True
+) -> Drawer:
+    """The chat of ``table`` (read with its seats) as ``user`` sees it: its ``logs`` (the lines) and its
+    ``composer`` (what the message box offers); what is not asked for is left unread."""
+    if logs and hidden is None:
+        hidden = hidden_authors(user=user)
     seated = may_read_players(table=table, user=user)
     logged_in = user.is_authenticated
     mine = composer and logged_in
     return Drawer(
         table_id=table.pk,
         seated=seated,
-        players=room_lines(table_id=table.pk, room=Room.PLAYERS, hidden=hidden) if seated else [],
-        watchers=room_lines(table_id=table.pk, room=Room.WATCHERS, hidden=hidden),
+        players=room_lines(table_id=table.pk, room=Room.PLAYERS, hidden=hidden) if logs and seated else [],
+        watchers=room_lines(table_id=table.pk, room=Room.WATCHERS, hidden=hidden) if logs else [],
         phrases_only=composer and phrases_only(table_id=table.pk),
         may_type=mine and may_type(user=user),
         is_host=logged_in and table.host_id == user.pk,

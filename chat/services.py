@@ -212,12 +212,16 @@ def chat_set_phrases_only(*, table_id: int, user, on: bool) -> None:
 
 
 def warnings_seen(*, user) -> int:
-    """The person read their warnings: they are not shown again."""
+    """The person read their warnings: they are not shown again, on any page of theirs."""
     if not user.is_authenticated:
         return 0
-    return ModerationAction.objects.filter(
-        subject=user, kind=ModerationAction.Kind.WARN, seen_at__isnull=True
-    ).update(seen_at=timezone.now())
+    with transaction.atomic():
+        seen = ModerationAction.objects.filter(
+            subject=user, kind=ModerationAction.Kind.WARN, seen_at__isnull=True
+        ).update(seen_at=timezone.now())
+        if seen:
+            events.standing_changed(user.pk)
+    return seen
 
 
 # Moderation. Each action needs the ``chat.moderate_chat`` permission, a reason, and leaves a record.

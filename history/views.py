@@ -26,10 +26,10 @@ PAGE_SIZE = 20
 def _match_chat(request: HttpRequest, match: Match) -> dict:
     """The match's chat for this reader (its players and moderators only: for anyone else the page
     says nothing of it, not even that there was one)."""
-    readable = chat_selectors.may_read_match_chat(match=match, user=request.user)
+    lines = chat_selectors.match_lines(match=match, user=request.user)
     return {
-        "chat_readable": readable,
-        "chat_lines": chat_selectors.match_lines(match=match, user=request.user) if readable else [],
+        "chat_readable": lines is not None,
+        "chat_lines": lines or [],
         "chat_reasons": Report.Reason.choices,
     }
 

@@ -10,12 +10,12 @@ register = template.Library()
 
 
 def drawer_context(
-    *, table, user, csrf_token="", hidden: frozenset[int] | None = None, composer=True
+    *, table, user, csrf_token="", hidden: frozenset[int] | None = None, logs=True, composer=True
 ) -> dict:
     """What ``chat/_chat.html`` renders from, for a page or a socket's update (which knows whom its
-    reader does not see, and may want the lines alone)."""
+    reader does not see, and may want only the lines or only the message box)."""
     return {
-        "chat": selectors.drawer(table=table, user=user, hidden=hidden, composer=composer),
+        "chat": selectors.drawer(table=table, user=user, hidden=hidden, logs=logs, composer=composer),
         "phrases": PHRASES,
         "reasons": Report.Reason.choices,
         "csrf_token": csrf_token,

@@ -187,7 +187,7 @@
           const said = node.matches(".chat-line:not(.is-removed)") && change.target.matches?.(".chat-log");
           if (!said) continue;
           if (node.id && chat.querySelectorAll(`[id="${node.id}"]`).length > 1) {
-            node.remove(); // the same line twice (news heard twice): shown and counted once
+            node.remove(); // read with the logs on (re)connecting, and its news came just after: shown once
             continue;
           }
           if (!shown(node)) continue;
