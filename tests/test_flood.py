@@ -14,12 +14,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from config.management.commands.loadbench import session_cookie
-from gameplay import services
-from gameplay.engine import get_game
-from gameplay.models import Match
 from tables.consumers import TOO_MANY_FRAMES
 from tests.conftest import ARTIFACTS, free_port, site_env, start_daphne, stop, wait_for_port
-from tests.faults.play import ORIGIN, Tab, turn_of
+from tests.faults.play import ORIGIN, Tab, play_timed
 from tests.gameplay.helpers import human_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,28 +44,6 @@ def server() -> Iterator[str]:
             yield f"ws://127.0.0.1:{port}"
         finally:
             stop(process)
-
-
-def play(tabs: dict[int, Tab], match_id: int, moves: int) -> list[float]:
-    """Make ``moves`` moves at the table through its pages (dealing the next round here when one
-    ends); each move's milliseconds from being sent to every page showing it."""
-    times = []
-    while len(times) < moves:
-        turn = turn_of(match_id, tabs)
-        if turn is None:  # a round over: deal the next one
-            match = Match.objects.get(pk=match_id)
-            assert get_game(match.game).awaiting_deal(get_game(match.game).state_from_json(match.state))
-            services.round_deal_next(match_id=match_id, expected_version=match.version)
-            for tab in tabs.values():
-                tab.shows(match.version + 1, timeout=10)
-            continue
-        seat, version, action = turn
-        started = time.perf_counter()
-        tabs[seat].send(version, action)
-        for tab in tabs.values():
-            tab.shows(version + 1, timeout=10)
-        times.append((time.perf_counter() - started) * 1000)
-    return times
 
 
 def flood(url: str, cookie: str, outcome: dict) -> None:
@@ -111,16 +86,16 @@ def test_a_flood_of_frames_is_cut_off_and_the_other_tables_play_on(server, door)
     path = f"/ws/tables/{flooded.table_id}/" if door == "table" else "/ws/lobby/"
     sockets = {seat: tab.socket for seat, tab in tabs.items()}
 
-    play(tabs, match.pk, 5)  # warm up
-    before = play(tabs, match.pk, 20)
+    play_timed(tabs, match.pk, 5)  # warm up
+    before = play_timed(tabs, match.pk, 20)
     outcome: dict = {}
     flooding = threading.Thread(target=flood, args=(server + path, session_cookie(flooder), outcome))
     flooding.start()
     during: list[float] = []
     while len(during) < 10 or (flooding.is_alive() and len(during) < 60):  # while the flooder tries
-        during += play(tabs, match.pk, 1)
+        during += play_timed(tabs, match.pk, 1)
     flooding.join()
-    after = play(tabs, match.pk, 10)
+    after = play_timed(tabs, match.pk, 10)
 
     print(
         f"\n{door} flood: {outcome['sent']} of {FLOOD_FRAMES} frames sent before the server closed the "

@@ -1,7 +1,7 @@
 """A flood of chat frames from one player's page, against the site's real processes: the chat's budget
 lets CHAT_MESSAGES_PER_10_SECONDS of them through and refuses the rest (or the socket's frame budget
 closes the socket first, which refuses them too), while the table plays on: every seat's page gets
-every move. The time from a move sent to every other seat showing it, before and during the flood,
+every move. The time from a move sent to every seat showing it, before and during the flood,
 is printed and kept in test-artifacts/chat-flood.txt (a shared machine is too noisy to assert it)."""
 
 import json
@@ -19,12 +19,10 @@ from websockets.sync.client import connect
 from chat.models import ChatMessage
 from chat.phrases import PHRASES
 from config.management.commands.loadbench import VERSION, hand_shown, session_cookie
-from gameplay import services
-from gameplay.engine import get_game
 from gameplay.models import Match
 from tables.consumers import TOO_MANY_FRAMES
 from tests.conftest import ARTIFACTS, free_port, site_env, start_daphne, stop, wait_for_port
-from tests.faults.play import ORIGIN, Tab, turn_of
+from tests.faults.play import ORIGIN, Tab, play_timed
 from tests.gameplay.helpers import human_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -96,30 +94,6 @@ def server(request) -> Iterator[tuple[str, str]]:
             stop(process)
 
 
-def play(tabs: dict[int, CountingTab], match_id: int, moves: int) -> list[float]:
-    """Make ``moves`` moves through the seats' pages (dealing the next round here when one ends); each
-    move's milliseconds from being sent to every other seat's page showing it."""
-    times = []
-    while len(times) < moves:
-        turn = turn_of(match_id, tabs)
-        if turn is None:
-            match = Match.objects.get(pk=match_id)
-            assert get_game(match.game).awaiting_deal(get_game(match.game).state_from_json(match.state))
-            services.round_deal_next(match_id=match_id, expected_version=match.version)
-            for tab in tabs.values():
-                tab.shows(match.version + 1, timeout=20)
-            continue
-        seat, version, action = turn
-        started = time.perf_counter()
-        tabs[seat].send(version, action)
-        for other, tab in tabs.items():
-            if other != seat:
-                tab.shows(version + 1, timeout=20)
-        times.append((time.perf_counter() - started) * 1000)
-        tabs[seat].shows(version + 1, timeout=20)
-    return times
-
-
 def flood(url: str, cookie: str, outcome: dict) -> None:
     """Send ``FLOOD_FRAMES`` chat frames within ``FLOOD_SECONDS`` from one page, reading what comes
     back until every frame is answered, the server closes the socket, or it falls quiet."""
@@ -170,8 +144,8 @@ def test_a_chat_flood_is_refused_past_the_budget_and_the_table_plays_on(server):
     tabs = {seat: CountingTab(user, match.table_id) for seat, user in enumerate(users)}
     for tab in tabs.values():
         tab.open(url)
-    play(tabs, match.pk, 3)  # warm up
-    before = play(tabs, match.pk, 20)
+    play_timed(tabs, match.pk, 3, timeout=20)  # warm up
+    before = play_timed(tabs, match.pk, 20, timeout=20)
 
     flooder = users[1]  # its second page floods; its first plays its turns
     outcome: dict = {}
@@ -182,9 +156,9 @@ def test_a_chat_flood_is_refused_past_the_budget_and_the_table_plays_on(server):
     flooding.start()
     during: list[float] = []
     while len(during) < 10 or (flooding.is_alive() and len(during) < 200):
-        during += play(tabs, match.pk, 1)
+        during += play_timed(tabs, match.pk, 1, timeout=20)
     flooding.join()
-    after = play(tabs, match.pk, 5)
+    after = play_timed(tabs, match.pk, 5, timeout=20)
     for tab in tabs.values():
         tab.drain()
 
@@ -200,7 +174,7 @@ def test_a_chat_flood_is_refused_past_the_budget_and_the_table_plays_on(server):
         f"(budget {burst} + {refilled} refilled), lines seen by the seats: "
         f"{[tab.lines for tab in tabs.values()]} (flooding page: {outcome['lines']}), "
         f"answered within {outcome['answered_ms']:.0f} ms"
-        f"\nmoves, sent to every other seat showing it, before: {figures(before)}"
+        f"\nmoves, sent to every seat showing it, before: {figures(before)}"
         f"\n  during: {figures(during)}\n  after: {figures(after)}"
     )
     print("\n" + report)

@@ -10,6 +10,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
 from config.management.commands.loadbench import VERSION, hand_shown, session_cookie
+from gameplay import services
 from gameplay.engine import get_game
 from gameplay.engine.core import act as engine_act
 from gameplay.models import Match
@@ -129,6 +130,28 @@ def play_turn(tabs: dict[int, Tab], match_id: int, timeout: float = 30.0) -> tup
     for tab in tabs.values():
         tab.shows(version + 1, timeout)
     return seat, version, action
+
+
+def play_timed(tabs: dict[int, Tab], match_id: int, moves: int, timeout: float = 10.0) -> list[float]:
+    """Make ``moves`` moves at the table through its pages (dealing the next round here when one
+    ends); each move's milliseconds from being sent to every page showing it."""
+    times = []
+    while len(times) < moves:
+        turn = turn_of(match_id, tabs)
+        if turn is None:  # a round over: deal the next one
+            match = Match.objects.get(pk=match_id)
+            assert get_game(match.game).awaiting_deal(get_game(match.game).state_from_json(match.state))
+            services.round_deal_next(match_id=match_id, expected_version=match.version)
+            for tab in tabs.values():
+                tab.shows(match.version + 1, timeout=timeout)
+            continue
+        seat, version, action = turn
+        started = time.perf_counter()
+        tabs[seat].send(version, action)
+        for tab in tabs.values():
+            tab.shows(version + 1, timeout=timeout)
+        times.append((time.perf_counter() - started) * 1000)
+    return times
 
 
 def check_record(match_id: int) -> int:
