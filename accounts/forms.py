@@ -28,7 +28,7 @@ class RegistrationForm(auth_forms.UserCreationForm):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        if User.objects.filter(username__iexact=username).exists():
+        if User.objects.filter(username__iexact=username).exists() or services.username_reserved(username):
             raise forms.ValidationError(_("That username is taken. Please choose another."), code="taken")
         return username
 

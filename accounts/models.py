@@ -1,13 +1,22 @@
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
 class User(AbstractUser):
-    """A player. Deactivating the account (``is_active`` off) is how moderators ban."""
+    """A player. Deactivating the account (``is_active`` off) is how moderators ban. A closed account
+    keeps its row, emptied (``erased_at`` set), so the matches it played stay whole for the others."""
 
     email = models.EmailField(_("email address"), blank=True)
+    erased_at = models.DateTimeField(
+        _("erased"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("When the account was closed and its personal data erased."),
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
@@ -20,3 +29,23 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    @property
+    def public_name(self) -> str:
+        """The name other people see: the username, or "a deleted player" once the account is closed."""
+        return gettext("a deleted player") if self.erased_at else self.username
+
+
+class ReservedName(models.Model):
+    """A closed account's username, kept from registration for a while so nobody takes it to pass for
+    the person. Only a keyed digest of the name is kept, not the name."""
+
+    digest = models.CharField(_("digest"), max_length=64, unique=True)
+    until = models.DateTimeField(_("reserved until"))
+
+    class Meta:
+        verbose_name = _("reserved username")
+        verbose_name_plural = _("reserved usernames")
+
+    def __str__(self) -> str:
+        return self.digest[:12]

@@ -1,15 +1,23 @@
 """Account writes, and how the login limit (django-axes) names the client and the account."""
 
 import ipaddress
+from datetime import timedelta
 
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from . import signals
-from .models import User
+from .models import ReservedName, User
 from .tasks import send_email
+
+ERASED_USERNAME = "~deleted-%d"
+"""A closed account's username: unique, and not one registration accepts (it holds a "~")."""
 
 
 def client_address(request: HttpRequest) -> str:
@@ -27,7 +35,11 @@ def client_address(request: HttpRequest) -> str:
 def login_username(request: HttpRequest, credentials: dict | None) -> str:
     """The account a login tries, whatever its case (usernames are unique regardless of case), cut to
     the longest a username can be."""
-    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    return login_name((credentials or {}).get("username") or request.POST.get("username", ""))
+
+
+def login_name(username: str) -> str:
+    """A username as the login records (django-axes) keep it."""
     return username.casefold()[: User._meta.get_field("username").max_length]
 
 
@@ -76,6 +88,17 @@ def user_ban(*, user: User, by: User) -> bool:
 
 
 @transaction.atomic(durable=True)
+def user_shut_out(*, user: User) -> None:
+    """The first step of closing an account: the person can no longer log in or sit down, and once
+    this commits ``signals.user_banned`` hands their seats to bots and closes their live pages, as a
+    ban does (a running match goes on with a stand-in bot before anything is erased)."""
+    locked = User.objects.select_for_update().get(pk=user.pk)
+    locked.is_active = user.is_active = False
+    locked.save(update_fields=["is_active"])
+    transaction.on_commit(lambda: signals.user_banned.send(sender=User, user_id=locked.pk))
+
+
+@transaction.atomic(durable=True)
 def user_reinstate(*, user: User, by: User) -> bool:
     """Lift ``user``'s ban, by the same rules as ``user_ban``; True when this call lifted it. They log in
     again and sit down anew: their seats went to others when they were banned."""
@@ -85,3 +108,79 @@ def user_reinstate(*, user: User, by: User) -> bool:
     locked.is_active = user.is_active = True
     locked.save(update_fields=["is_active"])
     return True
+
+
+# --- Closing an account ------------------------------------------------------------------------------
+
+
+def _name_digest(username: str) -> str:
+    """A name as the reservation keeps it: a digest keyed by the site's secret, whatever its case."""
+    return salted_hmac("accounts.reserved-name", username.casefold(), algorithm="sha256").hexdigest()
+
+
+def username_reserved(username: str) -> bool:
+    """Whether ``username`` belonged to an account closed too recently for anyone to take it."""
+    return ReservedName.objects.filter(digest=_name_digest(username), until__gt=timezone.now()).exists()
+
+
+def sessions_end(user_id: int) -> int:
+    """Delete every session logged in as ``user_id`` (on every device); how many there were."""
+    ended = [
+        session.pk
+        for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator(chunk_size=2000)
+        if session.get_decoded().get("_auth_user_id") == str(user_id)
+    ]
+    Session.objects.filter(pk__in=ended).delete()
+    return len(ended)
+
+
+def user_erase(*, user: User) -> User:
+    """Empty a closed account's row for good, inside the caller's transaction: the username becomes
+    ``ERASED_USERNAME`` (others read "a deleted player") and is reserved for
+    ``ERASED_NAME_RESERVED_DAYS``; email, names, password, privileges, sessions and login records go.
+    The row stays, so the matches it played stay whole. Erasing the erased changes nothing."""
+    locked = User.objects.select_for_update().get(pk=user.pk)
+    if locked.erased_at:
+        return locked
+    now = timezone.now()
+    ReservedName.objects.update_or_create(
+        digest=_name_digest(locked.username),
+        defaults={"until": now + timedelta(days=settings.ERASED_NAME_RESERVED_DAYS)},
+    )
+    for record in (AccessAttempt, AccessFailureLog, AccessLog):
+        record.objects.filter(username=login_name(locked.username)).delete()
+    locked.username = ERASED_USERNAME % locked.pk
+    locked.email = locked.first_name = locked.last_name = ""
+    locked.set_unusable_password()
+    locked.is_active = locked.is_staff = locked.is_superuser = False
+    locked.last_login = None
+    locked.erased_at = now
+    locked.save()
+    locked.groups.clear()
+    locked.user_permissions.clear()
+    sessions_end(locked.pk)
+    return locked
+
+
+# --- Kept no longer than the privacy page says -------------------------------------------------------
+
+
+def login_records_forget_old() -> tuple[int, int]:
+    """Delete successful logins older than ``LOGIN_RECORD_KEEP_DAYS`` and failed attempts older than
+    ``FAILED_LOGIN_KEEP_DAYS``; how many of each went."""
+    now = timezone.now()
+    logins = AccessLog.objects.filter(attempt_time__lt=now - timedelta(days=settings.LOGIN_RECORD_KEEP_DAYS))
+    failed_before = now - timedelta(days=settings.FAILED_LOGIN_KEEP_DAYS)
+    failed = AccessAttempt.objects.filter(attempt_time__lt=failed_before).delete()[0]
+    failed += AccessFailureLog.objects.filter(attempt_time__lt=failed_before).delete()[0]
+    return logins.delete()[0], failed
+
+
+def sessions_forget_expired() -> int:
+    """Delete the sessions past their expiry (what Django's ``clearsessions`` does)."""
+    return Session.objects.filter(expire_date__lt=timezone.now()).delete()[0]
+
+
+def reserved_names_forget_lapsed() -> int:
+    """Delete the name reservations whose time is up: the names may be registered again."""
+    return ReservedName.objects.filter(until__lt=timezone.now()).delete()[0]

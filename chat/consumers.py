@@ -105,7 +105,8 @@ class ChatTableConsumer(TableConsumer):
     async def chat_removed(self, event: dict) -> None:
         if event.get("room") == Room.PLAYERS and self.seat_shown is None:
             return  # a spectator never had the line
-        await self.send_text(self.render("chat/_removed.html", {"message_id": event["message"]}))
+        context = {"message_id": event["message"], "erased": event.get("erased", False)}
+        await self.send_text(self.render("chat/_removed.html", context))
 
     async def chat_settings(self, event: dict) -> None:
         await self.send_text(await off_thread(self.chat_text)(("composer",)))

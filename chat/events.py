@@ -9,8 +9,11 @@ def said(table_id: int, line: dict) -> None:
     send_on_commit(table_group(table_id), {"type": "chat.said", "table": table_id, "line": line})
 
 
-def removed(table_id: int, message_id: int, room: str) -> None:
+def removed(table_id: int, message_id: int, room: str, *, erased: bool = False) -> None:
+    """A line taken away by a moderator, or (``erased``) with its author's closed account."""
     message = {"type": "chat.removed", "table": table_id, "message": message_id, "room": str(room)}
+    if erased:
+        message["erased"] = True
     send_on_commit(table_group(table_id), message)
 
 

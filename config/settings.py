@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "bots",
     "history",
     "practice",
+    "privacy",
     "axes",
 ]
 
@@ -206,7 +207,28 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": RATINGS_CATCH_UP_SECONDS,
         "options": {"expires": RATINGS_CATCH_UP_SECONDS},
     },
+    "retention": {
+        "task": "privacy.tasks.retention",
+        "schedule": float(os.environ.get("RETENTION_SECONDS", "3600")),
+        "options": {"expires": 600},
+    },
 }
+
+# --- A person's own data (the privacy page says all of this to the players) ---------------------------
+DATA_EXPORT_KEEP_HOURS = int(os.environ.get("DATA_EXPORT_KEEP_HOURS", "72"))
+"""How long a prepared download of a person's data can be fetched before it is deleted."""
+DATA_EXPORTS_PER_DAY = int(os.environ.get("DATA_EXPORTS_PER_DAY", "3"))
+"""Downloads a person may have prepared in a day (each reads their whole history)."""
+CLOSE_ACCOUNT_ATTEMPTS_PER_HOUR = int(os.environ.get("CLOSE_ACCOUNT_ATTEMPTS_PER_HOUR", "10"))
+"""Passwords a person may try in an hour on the page that closes their account."""
+ERASED_NAME_RESERVED_DAYS = int(os.environ.get("ERASED_NAME_RESERVED_DAYS", "180"))
+"""A closed account's username cannot be registered again for this long (nobody passes for them)."""
+LOGIN_RECORD_KEEP_DAYS = int(os.environ.get("LOGIN_RECORD_KEEP_DAYS", "90"))
+"""Successful logins (time, address, browser) are kept this long, then deleted."""
+FAILED_LOGIN_KEEP_DAYS = int(os.environ.get("FAILED_LOGIN_KEEP_DAYS", "30"))
+"""Failed login attempts (which the login limit counts) are kept this long, then deleted."""
+NOTICE_KEEP_DAYS = int(os.environ.get("NOTICE_KEEP_DAYS", "90"))
+"""Invitations and friend notices are deleted this long after they were sent."""
 
 # --- Accounts --------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("social.urls")),
     path("chat/", include("chat.urls")),
     path("practice/", include("practice.urls")),
+    path("", include("privacy.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tables.models import BotLevel
@@ -193,8 +194,11 @@ class Participant(models.Model):
 
     @property
     def display_name(self) -> str:
-        """A person's name as it was; a bot is named by its seat ("Bot 3"), in the reader's language."""
-        return self.name or bot_name(self.seat)
+        """A person's name as it was, or "a deleted player" once they closed their account (the name is
+        emptied then); a bot is named by its seat ("Bot 3"). In the reader's language."""
+        if self.is_bot:
+            return bot_name(self.seat)
+        return self.name or gettext("a deleted player")
 
 
 class SeatChange(models.Model):

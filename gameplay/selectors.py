@@ -154,9 +154,9 @@ def result_text(match: Match, names: list[str]) -> str:
 
 
 def seat_name(seat: Seat) -> str:
-    """A person's username; a bot is named by its seat ("Bot 3"), its level shown beside it."""
+    """A person's name as others see it; a bot is named by its seat ("Bot 3"), its level beside it."""
     if seat.user_id:
-        return seat.user.username
+        return seat.user.public_name
     return bot_name(seat.position)
 
 

@@ -612,6 +612,13 @@ def _replace_with_bot(table: Table, position: int) -> Seat:
     return seat
 
 
+def participations_forget(*, user_id: int) -> int:
+    """A closed account's seats read "a deleted player" in every match from now on: the name kept for
+    them is emptied, while the seats, their moves and their scores stay, so each match stays whole and
+    replays for the others. Inside the caller's transaction; how many seats were renamed."""
+    return Participant.objects.filter(user_id=user_id).exclude(name="").update(name="")
+
+
 # --- Stopping a match ----------------------------------------------------------------------------
 
 

@@ -143,6 +143,6 @@ def _too_fast(request: HttpRequest, match: Match, wait: float) -> HttpResponse:
 @login_required
 @require_GET
 def player_profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(get_user_model(), username=username)
+    player = get_object_or_404(get_user_model(), username=username, erased_at__isnull=True)
     profile = selectors.player_profile(player=player, viewer=request.user)
     return render(request, "history/player.html", {"profile": profile})

@@ -90,7 +90,7 @@ def match_rating(match: Match) -> MatchRating:
         changes=[
             SeatChange(
                 seat=row.seat,
-                name=row.user.username,
+                name=row.user.public_name,
                 change=row.change,
                 after=row.after,
                 established=row.established,

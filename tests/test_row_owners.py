@@ -1,7 +1,8 @@
 """Each row has one writer (DESIGN.md): Table and Seat rows are written in ``tables/services.py`` only;
 Match, Move, RoundResult, Participant and SeatChange rows in ``gameplay/services.py`` only; ratings in
 ``ratings/services.py``; pool entries, friends, blocks and notices in ``social/services.py``; the chat's
-messages, reports, ignores, suspensions, moderation records and word list in ``chat/services.py``."""
+messages, reports, ignores, suspensions, moderation records and word list in ``chat/services.py``;
+reserved names in ``accounts/services.py``; data downloads in ``privacy/services.py``."""
 
 import ast
 from pathlib import Path
@@ -20,6 +21,7 @@ APPS = (
     "ratings",
     "social",
     "chat",
+    "privacy",
 )
 WRITES = {
     "save",
@@ -57,6 +59,8 @@ MODELS = {
     "Suspension": "chat/services.py",
     "ModerationAction": "chat/services.py",
     "BannedWord": "chat/services.py",
+    "ReservedName": "accounts/services.py",
+    "DataExport": "privacy/services.py",
 }
 """A write's receiver, by a name along its chain, and the one file that may write it."""
 
