@@ -1,6 +1,8 @@
 """The embedded default starts with nothing but Python: SQLite, in-memory layers, in-process worker."""
 
 import http.cookiejar
+import io
+import json
 import os
 import re
 import subprocess
@@ -8,6 +10,7 @@ import sys
 import time
 import urllib.parse
 import urllib.request
+import zipfile
 from pathlib import Path
 
 from tests.conftest import ROOT, free_port, stop, wait_for_port
@@ -44,8 +47,9 @@ def test_embedded_mode_serves_pages_and_runs_tasks_in_process(tmp_path):
             assert "Play Șeptică online" in home
             assert browser.open(base + "/static/vendor/htmx/htmx.min.js").status == 200
 
-            def post(path: str, fields: dict) -> str:
-                page = browser.open(base + path).read().decode()
+            def post(path: str, fields: dict, form: str = "") -> str:
+                """Send ``fields`` to ``path`` as the form on ``form`` (``path`` itself by default) does."""
+                page = browser.open(base + (form or path)).read().decode()
                 token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
                 data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": token}).encode()
                 return browser.open(urllib.request.Request(base + path, data=data)).read().decode()
@@ -75,6 +79,22 @@ def test_embedded_mode_serves_pages_and_runs_tasks_in_process(tmp_path):
                 output = log_path.read_text()
             assert sent in output, output[-2000:]
             assert succeeded.search(output), output[-2000:]
+
+            # The in-process worker prepares the person's download; then the account closes.
+            post("/accounts/data/prepare/", {}, form="/accounts/data/")
+            link = None
+            deadline = time.monotonic() + 20
+            while link is None and time.monotonic() < deadline:
+                time.sleep(0.2)
+                link = re.search(
+                    r'href="(/accounts/data/\d+/download/)"',
+                    browser.open(base + "/accounts/data/").read().decode(),
+                )
+            assert link, log_path.read_text()[-2000:]
+            archive = zipfile.ZipFile(io.BytesIO(browser.open(base + link.group(1)).read()))
+            assert json.loads(archive.read("data.json"))["profile"]["username"] == "solo"
+            goodbye = post("/accounts/close/", {"password": password, "understood": "on"})
+            assert "Your account is closed" in goodbye and 'data-testid="profile-link"' not in goodbye
         finally:
             stop(server)
 
