@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 async def test_the_lines_of_a_closed_account_leave_the_pages_still_open(settings):
     settings.CHAT_FREE_TEXT_MATCHES = 0
-    match, users, watcher, seats, spectator = await seated_and_watched()
+    _match, _users, watcher, seats, spectator = await seated_and_watched()
     await say(spectator, text="a line from the rail")
     for socket in (*seats, spectator):
         await line_said(socket, "a line from the rail")
