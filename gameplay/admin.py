@@ -115,7 +115,7 @@ class MatchAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("players"))
     def players(self, match: Match) -> str:
-        return ", ".join(p.name or gettext("bot") for p in match.participants.all())
+        return ", ".join(gettext("bot") if p.is_bot else p.display_name for p in match.participants.all())
 
     def has_add_permission(self, request) -> bool:
         return False

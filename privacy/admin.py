@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import UserAdmin as AccountsUserAdmin
 from accounts.models import User
+from ratings.admin import ReadOnlyAdmin
 
 from . import services
 from .models import DataExport
@@ -53,7 +54,7 @@ class UserAdmin(AccountsUserAdmin):
 
 
 @admin.register(DataExport)
-class DataExportAdmin(admin.ModelAdmin):
+class DataExportAdmin(ReadOnlyAdmin):
     """Who asked for their data and when, for a superuser who must answer for it; never the archive."""
 
     list_display = ("user", "status", "requested_at", "ready_at", "expires_at", "size")
@@ -65,12 +66,3 @@ class DataExportAdmin(admin.ModelAdmin):
 
     def has_view_permission(self, request, obj=None) -> bool:
         return request.user.is_superuser
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

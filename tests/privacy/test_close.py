@@ -18,6 +18,7 @@ from accounts.models import ReservedName, User
 from chat.models import ChatMessage, Ignore
 from gameplay.models import Match, Participant
 from privacy import services
+from privacy.export import person_data
 from privacy.models import DataExport
 from ratings.models import RatingChange
 from social.models import Block, FriendRequest, Friendship, Notice
@@ -131,6 +132,9 @@ def test_closing_erases_the_person_and_leaves_the_others_matches_whole(world):
     assert "a deleted player" in mine
     assert ion.get(reverse("history:player", args=[ana.username])).status_code == 404
     assert ion.get(reverse("history:player", args=["ana"])).status_code == 404
+
+    exported = next(m for m in person_data(world.ion)["matches"] if m["id"] == world.finished.pk)
+    assert [seat["name"] for seat in exported["seats"]] == ["a deleted player", "ion"]
 
     for name in ("ana", "ANA", "Ana"):
         assert "username" in registration(name).errors, "nobody passes for her"
