@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from gameplay import services as gameplay_services
+from privacy import services as privacy_services
 from social import services as social_services
 from social.models import Notice
 
@@ -61,6 +62,9 @@ QUERY_AND_FORM_FIELDS = (
     "language",
     "action",
     "_selected_action",
+    "understood",
+    "confirmed",
+    "reason",
 )
 """Every query and form field a view of the site (or the admin) reads."""
 PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
@@ -105,7 +109,10 @@ def real_values(visitors) -> dict[str, str]:
     )
     asking = User.objects.create_user("asking", "asking@example.com", "green-felt-table-42")
     social_services.friend_request_send(sender=asking, recipient=player)
+    download = privacy_services.export_request(user=player)
+    privacy_services.export_build(export_id=download.pk)
     return {
+        "export_id": str(download.pk),
         "table_id": str(table.pk),
         "match_id": str(table.pk),
         "notice_id": str(Notice.objects.get(recipient=player).pk),
