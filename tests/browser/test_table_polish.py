@@ -223,7 +223,7 @@ def test_the_round_over_sheet_counts_down_to_the_next_deal(browser: Browser, liv
                 return Boolean(shown) && shown < counted;
             }""",
             arg=['[data-testid="round-over"] [role="timer"]', counted],
-            timeout=10_000,
+            timeout=30_000,  # a second's tick on a loaded machine
         )
         page.screenshot(path=ARTIFACTS / f"polish-{game}-countdown-{dimensions(size)}-{language}.png")
         page.context.close()
