@@ -134,14 +134,15 @@ def sessions_end(user_id: int) -> int:
     return len(ended)
 
 
-def user_erase(*, user: User) -> User:
+def user_erase(*, user: User) -> bool:
     """Empty a closed account's row for good, inside the caller's transaction: the username becomes
     ``ERASED_USERNAME`` (others read "a deleted player") and is reserved for
     ``ERASED_NAME_RESERVED_DAYS``; email, names, password, privileges, sessions and login records go.
-    The row stays, so the matches it played stay whole. Erasing the erased changes nothing."""
+    The row stays, so the matches it played stay whole. True when this call emptied it (erasing the
+    erased changes nothing)."""
     locked = User.objects.select_for_update().get(pk=user.pk)
     if locked.erased_at:
-        return locked
+        return False
     now = timezone.now()
     ReservedName.objects.update_or_create(
         digest=_name_digest(locked.username),
@@ -159,7 +160,7 @@ def user_erase(*, user: User) -> User:
     locked.groups.clear()
     locked.user_permissions.clear()
     sessions_end(locked.pk)
-    return locked
+    return True
 
 
 # --- Kept no longer than the privacy page says -------------------------------------------------------

@@ -146,7 +146,7 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
         DataExport.objects.filter(user=user).delete()
         erased = account_services.user_erase(user=user)
     user.refresh_from_db()
-    return erased.erased_at is not None
+    return erased
 
 
 # --- Deleting on schedule what the privacy page says is deleted ---------------------------------------
