@@ -1,10 +1,12 @@
 """A bot's turn: read the seat's view, let the policy choose, play it through gameplay.services."""
 
 import random
+import time
 
 from gameplay import services as gameplay_services
 from gameplay.engine import get_game
 from gameplay.models import Match, Move
+from observe import metrics
 from tables.models import BotLevel, Seat
 
 from . import policies
@@ -44,7 +46,11 @@ def bot_turn(*, match_id: int, expected_version: int) -> bool:
     view = game.view(state, seat_number)
     legal = [game.action_to_json(action) for action in game.legal_actions(state)]
     rng = random.Random(f"{match.seed}:{match.version}")
-    action = policies.choose(view, legal, seat.bot_level or STAND_IN_LEVEL, rng, history=round_history(match))
+    level = seat.bot_level or STAND_IN_LEVEL
+    history = round_history(match)
+    started = time.perf_counter()
+    action = policies.choose(view, legal, level, rng, history=history)
+    metrics.BOT_DECISION_SECONDS.labels(level=level).observe(time.perf_counter() - started)
     try:
         gameplay_services.act(
             match_id=match_id,

@@ -6,3 +6,6 @@ class SiteConfig(AppConfig):
 
     name = "config"
     label = "site"
+
+    def ready(self) -> None:
+        from . import health  # noqa: F401  (a worker stamps /health/ready's "heard from" on every task)

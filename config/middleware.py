@@ -1,11 +1,16 @@
-"""Checks every request passes before any view, or the database, sees it."""
+"""Checks every request passes before any view, or the database, sees it; its id and its metrics."""
 
+import re
+import time
+import uuid
 from collections.abc import Callable
 
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 from django.urls import get_resolver, get_urlconf
 from django.utils.log import log_response
+
+from observe import logs, metrics
 
 
 def _nul_in(request: HttpRequest) -> str | None:
@@ -40,4 +45,54 @@ class RejectNulMiddleware:
         refusal = BadRequest(f"NUL character in the {part}.")
         response = get_resolver(get_urlconf()).resolve_error_handler(400)(request, refusal)
         log_response("Bad request (%s): %s", str(refusal), request.path, response=response, request=request)
+        return response
+
+
+REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+"""A request id taken as sent (nginx's ``$request_id``, a client's): a short, plain token."""
+
+
+class RequestIdMiddleware:
+    """Every request has an id, its proxy's when sane, else a new one: on the response's
+    ``X-Request-ID`` and on every line logged while it is answered (``observe.logs``), Django's line
+    for an error answer ("Not Found") included: it is logged here, in the request's context, rather
+    than by Django's handler once the middleware has returned."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        given = request.headers.get("X-Request-ID", "")
+        request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        with logs.context(request_id=request_id):
+            response = self.get_response(request)
+            if response.status_code >= 400:
+                log_response(
+                    "%s: %s", response.reason_phrase, request.path, response=response, request=request
+                )
+        response["X-Request-ID"] = request_id
+        return response
+
+
+def view_name(request: HttpRequest) -> str:
+    """The view a request reached, by its URL's name (else its route), never the raw path: the
+    metrics' labels stay few, whatever paths are asked for."""
+    match = request.resolver_match
+    if match is None:
+        return "unmatched"
+    return match.view_name or match.route
+
+
+class RequestMetricsMiddleware:
+    """Counts every request by view and status, and times it (``septica_http_*``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
+        response = self.get_response(request)
+        view = view_name(request)
+        metrics.REQUESTS.labels(view=view, status=str(response.status_code)).inc()
+        metrics.REQUEST_SECONDS.labels(view=view).observe(time.perf_counter() - started)
         return response

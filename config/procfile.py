@@ -22,6 +22,6 @@ def command(kind: str, **variables: str) -> list[str]:
     raise LookupError(f"The Procfile has no {kind!r} line.")
 
 
-def daphne_command(port: int) -> list[str]:
-    """A Daphne server of the site on ``port`` of this machine, started as production starts it."""
-    return command("web", PORT=str(port))
+def daphne_command(port: int, host: str = "127.0.0.1") -> list[str]:
+    """A Daphne server of the site on ``port`` of ``host``, started as production starts it."""
+    return command("web", PORT=str(port), DAPHNE_HOST=host)

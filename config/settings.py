@@ -6,6 +6,7 @@ Celery broker served by a worker thread in the web process). ``DATABASE_URL`` an
 Celery broker with separate worker processes.
 """
 
+import logging
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -65,6 +66,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.middleware.RequestIdMiddleware",
+    "config.middleware.RequestMetricsMiddleware",
     "config.middleware.RejectNulMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -191,6 +194,29 @@ CHAT_FREE_TEXT_MATCHES = int(os.environ.get("CHAT_FREE_TEXT_MATCHES", "3"))
 """Matches with people an account must have finished before it may type (until then, quick phrases)."""
 CHAT_REPORTS_PER_HOUR = int(os.environ.get("CHAT_REPORTS_PER_HOUR", "30"))
 """Reports and ignores a person may make in an hour (in one burst at most)."""
+# --- Backups (``manage.py backup``, run daily by deploy/septica-backup.timer) -------------------
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", BASE_DIR / "backups"))
+"""Where ``manage.py backup`` writes its dumps (readable by the site's user only)."""
+BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "14"))
+"""The newest this many dumps are kept; older ones are deleted after each backup."""
+
+# --- Health checks and beat --------------------------------------------------------
+HEALTH_TIMEOUT_SECONDS = float(os.environ.get("HEALTH_TIMEOUT_SECONDS", "2"))
+"""Each check of /health/ready that has not answered within this long fails."""
+HEALTH_WORKER_SILENT_SECONDS = float(os.environ.get("HEALTH_WORKER_SILENT_SECONDS", "60"))
+"""/health/ready fails when no Celery worker has finished a task for this long (beat's sweep alone
+gives one every SWEEP_SECONDS)."""
+HEALTH_SWEEP_BEHIND_SECONDS = float(
+    os.environ.get("HEALTH_SWEEP_BEHIND_SECONDS", str(max(30.0, 10 * SWEEP_SECONDS)))
+)
+"""/health/ready fails when the sweep has not run for this long, or a running match is overdue by
+more than this."""
+BEAT_LOCK_SECONDS = float(os.environ.get("BEAT_LOCK_SECONDS", "10"))
+"""Every worker may run beat (``-B``): the one holding a lock in Redis sends the periodic tasks, and
+another takes over within this long once it is gone (``config.beat``)."""
+if not EMBEDDED:
+    CELERY_BEAT_SCHEDULER = "config.beat:LockedScheduler"
+
 CELERY_BEAT_SCHEDULE = {
     "pool-tick": {
         "task": "social.tasks.pool_tick",
@@ -345,11 +371,14 @@ SECURE_PROXY_SSL_HEADER = env_header_value("SECURE_PROXY_SSL_HEADER")
 """Behind a proxy that ends TLS: the header (and its value) that says the browser used https."""
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_REDIRECT_EXEMPT = [r"^health/"]
+"""A load balancer asks over plain http inside the network, where TLS has already ended."""
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "observe.logs.JsonFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
@@ -392,3 +421,18 @@ PRACTICE_REFUSED_UPLOAD_STEPS more, so forging costs more than playing (see
 ``gameplay.services.practice_record``)."""
 PRACTICE_MATCHES_KEPT = int(os.environ.get("PRACTICE_MATCHES_KEPT", "1000"))
 """The most practice matches one person's history keeps; beyond it a save is refused."""
+
+# --- Metrics and logs ---------------------------------------------------------------
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+"""/metrics answers a request straight from this machine (loopback, no proxy header) or one carrying
+``Authorization: Bearer METRICS_TOKEN`` (when set); anyone else is told there is no such page."""
+SECURE_REDIRECT_EXEMPT = [*SECURE_REDIRECT_EXEMPT, r"^metrics$"]
+"""Prometheus scrapes each Daphne over plain http inside the network."""
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain")
+"""``json``: one JSON object a line (time, level, logger, message, pid, and the request, table and
+match it is about), from the servers and the worker alike; anything else: plain text."""
+if LOG_FORMAT == "json":
+    LOGGING["handlers"]["console"]["formatter"] = "json"
+    # Django's own console handler (DEBUG only) would print the same lines again, as plain text.
+    LOGGING["loggers"]["django"] = {"handlers": [], "level": "INFO"}
+    logging.captureWarnings(True)  # Python's warnings become lines of the log too

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
+from config import health, metrics
 from tables.views import home
 
 admin.site.site_header = _("Șeptică administration")
@@ -20,4 +21,7 @@ urlpatterns = [
     path("", include("privacy.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("health/live", health.live, name="health-live"),
+    path("health/ready", health.ready, name="health-ready"),
+    path("metrics", metrics.metrics, name="metrics"),
 ]

@@ -17,6 +17,8 @@ from functools import partial
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
+from observe import logs
+from observe.sockets import CountedSocket
 from tables import events
 from tables import selectors as table_selectors
 from tables.consumers import TRY_AGAIN_LATER, LiveConsumer, ProcessNews, off_thread, room_context
@@ -289,7 +291,7 @@ def watching() -> services.ActionRefused:
     return services.ActionRefused(gettext_noop("You are watching this table: only its players can play."))
 
 
-class TableConsumer(LiveConsumer):
+class TableConsumer(CountedSocket, LiveConsumer):
     """One tab's table (or its waiting room). Whatever ends the connection, its cleanup runs: out of
     the table's group, and out of the seat's presence (a spectator's: the table's watchers)."""
 
@@ -319,6 +321,9 @@ class TableConsumer(LiveConsumer):
             await self.close(code=TRY_AGAIN_LATER)
             return
         self.group = table_group(self.table_id)
+        # This connection's own task logs as the table's from here on (not before: the process's
+        # listener, which the first join starts, would inherit it).
+        logs.bind(table_id=self.table_id)
         await self.accept()
         await off_thread(presence.arrive)(self.table_id, self.presence_seat, self.channel_name)
         self.present = True

@@ -17,6 +17,7 @@ import hashlib
 import json
 import math
 import secrets
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -32,6 +33,7 @@ from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from observe import logs, metrics
 from tables import events, limits
 from tables import services as table_services
 from tables.models import BotLevel, Seat, Table
@@ -321,12 +323,14 @@ def _save(
     match_only: bool = False,
     seats: dict[int, scheduling.SeatToAct] | None = None,
     move: Move | None = None,
+    sent: Callable[[], None] | None = None,
 ) -> None:
     """Store the new state, bump the version, note what is due, and queue the broadcast and the follow-up.
 
     ``match_only``: nothing but the match changed (no seat, no table status), see ``events.table_changed``.
     ``seats``: the table's seats by position, when the caller has just read them.
     ``move``: the move that made this state, not stored yet: stored with the match.
+    ``sent``: called once the broadcast is with the channel layer.
     """
     match.state = game.state_to_json(state)
     match.version += 1
@@ -338,10 +342,11 @@ def _save(
         if move is not None:
             move.save(force_insert=True)
         match.save(update_fields=SAVED_FIELDS)
-    events.table_changed(match.table_id, match.version, lobby=lobby, match_only=match_only)
+    events.table_changed(match.table_id, match.version, lobby=lobby, match_only=match_only, sent=sent)
     scheduling.after_change(match_id=match.pk, version=match.version, plan=plan, seat=seat)
 
 
+@logs.from_keywords("match_id")
 @transaction.atomic(durable=True)
 def act(
     *,
@@ -365,6 +370,7 @@ def act(
     the move's news goes out (a server process takes the move as its latest read of the table, so
     its viewers' updates find the table read already).
     """
+    started = time.perf_counter()
     result: ActResult | None = None
     if committed is not None:
         # Registered before the news (``_save``): commit hooks run in order.
@@ -403,7 +409,16 @@ def act(
         _record_round(match, game.round_number(state), public)
         if over:
             _finish(match, public, seats)
-    _save(match, game, state, lobby=over, match_only=not (over or seat_returned), seats=seats, move=move)
+    _save(
+        match,
+        game,
+        state,
+        lobby=over,
+        match_only=not (over or seat_returned),
+        seats=seats,
+        move=move,
+        sent=lambda: _broadcast_measured(match.game, started),
+    )
     if round_ended or seat_returned:
         result = ActResult(match_id=match.pk, version=match.version, events=happened)
     else:
@@ -411,6 +426,12 @@ def act(
             match_id=match.pk, version=match.version, events=happened, match=match, state=state, move=move
         )
     return result
+
+
+def _broadcast_measured(game: str, started: float) -> None:
+    """A move committed and its news out: counted, and how long it took from its start."""
+    metrics.MOVES.labels(game=game).inc()
+    metrics.MOVE_BROADCAST_SECONDS.observe(time.perf_counter() - started)
 
 
 def _locked_playing_at(match_id: int, expected_version: int | None) -> Match:
@@ -688,9 +709,12 @@ def sweep() -> int:
     another sweep) makes one change, never two."""
     now = timezone.now()
     acted = 0
-    overdue = Match.objects.filter(
-        status=Match.Status.PLAYING, due_at__lt=now - timedelta(seconds=SWEEP_SLACK_SECONDS)
-    ).values_list("pk", "version", "due", "to_act")
+    overdue = list(
+        Match.objects.filter(
+            status=Match.Status.PLAYING, due_at__lt=now - timedelta(seconds=SWEEP_SLACK_SECONDS)
+        ).values_list("pk", "version", "due", "to_act")
+    )
+    metrics.SWEEP_OVERDUE.set(len(overdue))
     for match_id, version, due, to_act in overdue:
         acted += 1
         if due == Match.Due.DEAL:

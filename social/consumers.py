@@ -19,6 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from gameplay import presence
+from observe.sockets import CountedSocket
 from tables.consumers import TRY_AGAIN_LATER, LiveConsumer, ProcessNews, off_thread
 from tables.events import USERS_GROUP
 from tables.fragments import closing_notice
@@ -116,7 +117,7 @@ def counts_news() -> dict:
 PERSON_NEWS = PersonNews()
 
 
-class SiteConsumer(LiveConsumer):
+class SiteConsumer(CountedSocket, LiveConsumer):
     """One tab's site-wide socket. The page only listens: a frame sent is answered with an error."""
 
     looks = False

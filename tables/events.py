@@ -51,19 +51,34 @@ def group_send(group: str, message: dict) -> None:
     loop.run_until_complete(layer.group_send(group, message))
 
 
-def send_on_commit(group: str, message: dict) -> None:
-    """Send ``message`` to ``group`` after the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: group_send(group, message))
+def send_on_commit(group: str, message: dict, sent: Callable[[], None] | None = None) -> None:
+    """Send ``message`` to ``group`` after the current transaction commits (at once outside one);
+    then call ``sent``, when given."""
+
+    def send() -> None:
+        group_send(group, message)
+        if sent is not None:
+            sent()
+
+    transaction.on_commit(send)
 
 
-def table_changed(table_id: int, version: int = 0, *, lobby: bool = True, match_only: bool = False) -> None:
+def table_changed(
+    table_id: int,
+    version: int = 0,
+    *,
+    lobby: bool = True,
+    match_only: bool = False,
+    sent: Callable[[], None] | None = None,
+) -> None:
     """Tell the table's seats (and, when seats or status changed, the lobby) to re-render.
 
     ``match_only``: only the match moved on (a move, a deal), the table and its seats are as they
     were, so a viewer holding the previous version may re-read the match alone.
+    ``sent``: called once the seats' news is with the channel layer (a move's time to broadcast).
     """
     message = {"type": "table.changed", "table": table_id, "version": version, "match_only": match_only}
-    send_on_commit(table_group(table_id), message)
+    send_on_commit(table_group(table_id), message, sent)
     if lobby:
         send_on_commit(LOBBY_GROUP, {"type": "lobby.changed", "table": table_id})
 

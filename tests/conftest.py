@@ -134,6 +134,16 @@ def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 60.0) -
     raise RuntimeError(f"Nothing listened on port {port} within {timeout} s.")
 
 
+def established_to(port: int) -> int:
+    """How many TCP connections to ``port`` of this machine are open (Linux's own table of them)."""
+    count = 0
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        _slot, local, _remote, state, *_rest = line.split()
+        if int(local.rsplit(":", 1)[1], 16) == port and state == "01":  # 01: ESTABLISHED
+            count += 1
+    return count
+
+
 def stop(process: subprocess.Popen) -> None:
     process.terminate()
     try:

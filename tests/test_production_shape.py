@@ -32,7 +32,15 @@ from websockets.sync.client import connect
 from config.management.commands.loadbench import choose, session_cookie
 from config.management.commands.prod import NGINX
 from gameplay.models import Match
-from tests.conftest import ARTIFACTS, ROOT, TEST_QUEUE, free_port, free_ports, site_env, wait_for_port
+from tests.conftest import (
+    ARTIFACTS,
+    ROOT,
+    TEST_QUEUE,
+    established_to,
+    free_port,
+    free_ports,
+    site_env,
+)
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,9 +89,10 @@ def production(django_db_setup, tmp_path_factory) -> Iterator[Shape]:
         start_new_session=True,
     )
     try:
-        wait_for_port(port, shape, timeout=120)
-        for daphne in (base, base + 1):
-            wait_for_port(daphne, shape, timeout=60)
+        deadline = time.monotonic() + 180
+        while "The site is ready" not in (ARTIFACTS / "production-shape.log").read_text(errors="replace"):
+            assert shape.poll() is None and time.monotonic() < deadline, "the shape did not get ready"
+            time.sleep(0.2)
         yield Shape(f"127.0.0.1:{port}", (base, base + 1))
     finally:
         os.killpg(shape.pid, signal.SIGTERM)
@@ -157,16 +166,6 @@ def test_static_files_come_compressed_with_far_future_caching(production):
         assert response.headers["Content-Encoding"] == "gzip"
         assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         assert response.headers["Server"].startswith("nginx")  # from disk, not through Python
-
-
-def established_to(port: int) -> int:
-    """How many TCP connections to ``port`` of this machine are open (Linux's own table of them)."""
-    count = 0
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        _slot, local, _remote, state, *_rest = line.split()
-        if int(local.rsplit(":", 1)[1], 16) == port and state == "01":  # 01: ESTABLISHED
-            count += 1
-    return count
 
 
 def test_lobby_sockets_are_spread_over_the_servers(production):

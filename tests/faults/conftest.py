@@ -5,8 +5,9 @@ from django.conf import settings
 
 from tests.faults.stack import Stack
 
-STACK_ENV = {"BOT_PAUSE_SECONDS": "0.2,0.5", "SWEEP_SECONDS": "1"}
-"""Bots act quickly and the sweep runs every second, so the suite stays short."""
+STACK_ENV = {"BOT_PAUSE_SECONDS": "0.2,0.5", "SWEEP_SECONDS": "1", "BEAT_LOCK_SECONDS": "2"}
+"""Bots act quickly and the sweep runs every second, so the suite stays short; a worker a test killed
+holds beat's lock for two seconds at most."""
 
 
 @pytest.fixture

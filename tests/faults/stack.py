@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 
 from tests.conftest import (
     ARTIFACTS,
+    ROOT,
     free_port,
     site_env,
     start_celery_worker,
@@ -37,6 +39,8 @@ class Stack:
     """Each Daphne process by its websocket address."""
     started: int = 0
     redis_port: int | None = None
+    logs: dict[int, Path] = field(default_factory=dict)
+    """Each process's output, by its id."""
 
     def _log(self, what: str) -> Path:
         self.started += 1
@@ -49,6 +53,7 @@ class Stack:
         with path.open("w") as log:
             process = start(log)
         self.processes.append(process)
+        self.logs[process.pid] = path
         return process, path
 
     def daphne(self) -> str:
@@ -81,6 +86,27 @@ class Stack:
             time.sleep(0.1)
         return process
 
+    def prod(self, *options: str, timeout: float = 180.0) -> subprocess.Popen:
+        """A copy of the production shape (``manage.py prod`` with ``options``: its nginx, Daphnes and
+        worker, in a process group of their own), once it says the site is ready."""
+        process, log = self._spawn(
+            lambda log: subprocess.Popen(
+                [sys.executable, "manage.py", "prod", *options],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            ),
+            "prod",
+        )
+        deadline = time.monotonic() + timeout
+        while "The site is ready" not in log.read_text(errors="replace"):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"The production shape did not get ready; see {log}.")
+            time.sleep(0.2)
+        return process
+
     def redis(self, port: int | None = None) -> subprocess.Popen:
         """A private, memory-only Redis (on ``port``, or a free one) for the processes started after it."""
         server = shutil.which("redis-server")
@@ -107,6 +133,16 @@ class Stack:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
 
+    @staticmethod
+    def crash_all(process: subprocess.Popen) -> None:
+        """``kill -9`` the process and every process under it, as a host lost at once would. honcho
+        starts each of the production shape's processes in a session of its own, so its process group
+        alone would leave them running."""
+        for pid in [process.pid, *_descendants(process.pid)]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        process.wait()
+
     def close(self) -> None:
         """Stop every process started (and what each forked), politely, then not."""
         for process in reversed(self.processes):
@@ -117,6 +153,21 @@ class Stack:
             except subprocess.TimeoutExpired:
                 _signal_group(process, signal.SIGKILL)
                 process.wait()
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes under ``pid``, children first, from Linux's /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):  # a process gone meanwhile
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, unseen = [], list(children.get(pid, []))
+    while unseen:
+        child = unseen.pop()
+        found.append(child)
+        unseen.extend(children.get(child, []))
+    return found
 
 
 def _signal_group(process: subprocess.Popen, sig: int) -> None:

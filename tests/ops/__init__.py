@@ -1,0 +1,1 @@
+"""The operators' view of the site: its metrics and its log lines."""
