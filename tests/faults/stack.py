@@ -79,12 +79,7 @@ class Stack:
             ),
             "worker",
         )
-        deadline = time.monotonic() + START_TIMEOUT
-        while " ready." not in log.read_text(errors="replace"):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"The worker did not get ready; see {log}.")
-            time.sleep(0.1)
-        return process
+        return _said(process, log, " ready.", START_TIMEOUT, "The worker")
 
     def prod(self, *options: str, timeout: float = 180.0) -> subprocess.Popen:
         """A copy of the production shape (``manage.py prod`` with ``options``: its nginx, Daphnes and
@@ -100,12 +95,7 @@ class Stack:
             ),
             "prod",
         )
-        deadline = time.monotonic() + timeout
-        while "The site is ready" not in log.read_text(errors="replace"):
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"The production shape did not get ready; see {log}.")
-            time.sleep(0.2)
-        return process
+        return _said(process, log, "The site is ready", timeout, "The production shape")
 
     def redis(self, port: int | None = None) -> subprocess.Popen:
         """A private, memory-only Redis (on ``port``, or a free one) for the processes started after it."""
@@ -153,6 +143,16 @@ class Stack:
             except subprocess.TimeoutExpired:
                 _signal_group(process, signal.SIGKILL)
                 process.wait()
+
+
+def _said(process: subprocess.Popen, log: Path, words: str, timeout: float, what: str) -> subprocess.Popen:
+    """``process`` once its ``log`` holds ``words`` (it says it is ready); fails if it dies or is slow."""
+    deadline = time.monotonic() + timeout
+    while words not in log.read_text(errors="replace"):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not get ready; see {log}.")
+        time.sleep(0.1)
+    return process
 
 
 def _descendants(pid: int) -> list[int]:
