@@ -13,14 +13,14 @@ class CountedSocket:
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         try:
-            await super().__call__(scope, receive, send)  # type: ignore[misc]
+            await super().__call__(scope, receive, send)
         finally:
             if self.counted:
                 self.counted = False
                 OPEN_SOCKETS.labels(consumer=type(self).__name__).dec()
 
     async def accept(self, *args: Any, **kwargs: Any) -> None:
-        await super().accept(*args, **kwargs)  # type: ignore[misc]
+        await super().accept(*args, **kwargs)
         if not self.counted:
             self.counted = True
             OPEN_SOCKETS.labels(consumer=type(self).__name__).inc()
