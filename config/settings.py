@@ -115,6 +115,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # fifth run on a connection, prepared there, PostgreSQL parses and plans each once per connection.
     # (Measured: a third less of PostgreSQL's CPU per move, and less of the servers' own.)
     DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded server writes from Daphne's threads and the in-process worker's at once. A
+    # transaction that read first and then writes is refused outright ("database is locked") while
+    # another thread writes: begun IMMEDIATE it waits for the write lock instead, and in WAL mode
+    # the readers never wait for a writer.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        transaction_mode="IMMEDIATE",
+        timeout=20,
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
