@@ -1,29 +1,25 @@
 """A bot's turn: read the seat's view, let the policy choose, play it through gameplay.services."""
 
-import random
-import time
-
 from gameplay import services as gameplay_services
 from gameplay.engine import get_game
 from gameplay.models import Match, Move
 from observe import metrics
 from tables.models import BotLevel, Seat
 
-from . import policies
+from .turn import decide
 
 STAND_IN_LEVEL = BotLevel.NORMAL
 """The level of the bot that stands in for a quiet player."""
 
 
 def round_history(match: Match) -> list[dict]:
-    """The public events of the current round: its deal, then every move since."""
-    history: list[dict] = []
-    for events in Move.objects.filter(match=match).order_by("seq").values_list("events", flat=True):
-        if any(event["type"] in ("round_over", "deal_over") for event in events):
-            history = []
-        else:
-            history.extend(events)
-    return [*match.deal_events, *history]
+    """The public events of the current round: its deal, then every move since (the round's moves
+    only, read by their numbers, however long the match has run)."""
+    moves = Move.objects.filter(match=match, seq__gt=match.dealt_after_move).order_by("seq")
+    return [
+        *match.deal_events,
+        *(event for events in moves.values_list("events", flat=True) for event in events),
+    ]
 
 
 def bot_turn(*, match_id: int, expected_version: int) -> bool:
@@ -43,19 +39,16 @@ def bot_turn(*, match_id: int, expected_version: int) -> bool:
     seat = Seat.objects.get(table_id=match.table_id, position=seat_number)
     if not (seat.is_bot or seat.is_taken_over):
         return False
-    view = game.view(state, seat_number)
-    legal = [game.action_to_json(action) for action in game.legal_actions(state)]
-    rng = random.Random(f"{match.seed}:{match.version}")
     level = seat.bot_level or STAND_IN_LEVEL
-    history = round_history(match)
-    started = time.perf_counter()
-    action = policies.choose(view, legal, level, rng, history=history)
-    metrics.BOT_DECISION_SECONDS.labels(level=level).observe(time.perf_counter() - started)
+    decision = decide(
+        game, state, seat_number, level, seed=match.seed, version=match.version, history=round_history(match)
+    )
+    metrics.BOT_DECISION_SECONDS.labels(level=level).observe(decision.seconds)
     try:
         gameplay_services.act(
             match_id=match_id,
             seat=seat_number,
-            action=action,
+            action=decision.action,
             actor=Move.Actor.BOT if seat.is_bot else Move.Actor.TAKEOVER,
             expected_version=expected_version,
         )

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .engine.core import gettext_noop, render_reason
+from .engine.step import NOT_A_MOVE
 from .games import words
 from .games.narration import describe
 from .games.screen import Screen
@@ -150,7 +151,6 @@ class ActionRefused(Exception):
 
 
 UNREADABLE = gettext_noop("That message could not be read.")
-NOT_A_MOVE = gettext_noop("That is not a move of this game.")
 VERSION_TEXT = re.compile(r"[0-9]{1,12}")
 CARD_TEXT = re.compile(r"[0-9A-Z]{2,3}")
 SUITS = {"S", "H", "D", "C"}

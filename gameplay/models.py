@@ -48,6 +48,12 @@ class Match(models.Model):
     deal_events = models.JSONField(
         _("deal events"), default=list, help_text=_("The public events of the current round's deal.")
     )
+    dealt_after_move = models.PositiveIntegerField(
+        _("dealt after move"),
+        default=0,
+        db_default=0,
+        help_text=_("How many moves had been made when the current round was dealt (its moves come after)."),
+    )
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     to_act = models.PositiveSmallIntegerField(
         _("seat to act"),

@@ -13,12 +13,10 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from tables.models import Seat, Table
 
 from .engine import Game, get_game, play_refusals
+from .engine.step import ROUND_ENDS
 from .games import presenter
 from .games.screen import LOG_LENGTH, Finished, Player, Screen, bot_name
 from .models import Match, Move, RoundResult
-
-ROUND_ENDS = {"round_over", "deal_over", "match_over"}
-"""Events after which the score sheet has a new row."""
 
 
 def current_match(table: Table) -> Match | None:

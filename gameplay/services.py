@@ -42,8 +42,8 @@ from tables.services import TableError
 from . import presence, scheduling, signals
 from .engine import IllegalAction, get_game
 from .engine.core import Event
-from .engine.core import act as engine_act
 from .engine.replay import Replayed, ReplayError, replay
+from .engine.step import step as engine_step
 from .frames import ActionRefused
 from .games import presenter, words
 from .models import Match, Move, Participant, RoundResult, SeatChange
@@ -382,33 +382,23 @@ def act(
     game = get_game(match.game)
     state = game.state_from_json(match.state)
     try:
-        parsed = game.action_from_json(action)
-    except (ValueError, TypeError, AttributeError):
-        raise ActionRefused(gettext_noop("That is not a move of this game.")) from None
-    try:
-        happened = engine_act(game, state, seat, parsed)
-    except IllegalAction as error:
+        made_step = engine_step(game, state, seat, action)
+    except IllegalAction as error:  # a move the rules refuse, or no move at all (``NotAMove``)
         raise ActionRefused(error.template, error.params) from None
+    happened = made_step.events
     made = match.moves_made
     seat_returned = reclaim and seats[seat].is_taken_over and _seat_back(match, seat, after_move=made)
     match.moves_made = made + 1
     move = Move(
-        match=match,
-        seq=match.moves_made,
-        seat=seat,
-        action=game.action_to_json(parsed),
-        events=happened,
-        actor=actor,
+        match=match, seq=match.moves_made, seat=seat, action=made_step.action, events=happened, actor=actor
     )
     if seat_returned:
         seats[seat] = replace(seats[seat], bot_plays=False, is_taken_over=False)
     over = game.is_over(state)
-    round_ended = over or game.awaiting_deal(state)
-    if round_ended:
-        public = game.view(state, None)
-        _record_round(match, game.round_number(state), public)
+    if (ended := made_step.round_over) is not None:
+        _record_round(match, ended.number, ended.public)
         if over:
-            _finish(match, public, seats)
+            _finish(match, ended.public, seats)
     _save(
         match,
         game,
@@ -419,7 +409,7 @@ def act(
         move=move,
         sent=lambda: _broadcast_measured(match.game, started),
     )
-    if round_ended or seat_returned:
+    if ended is not None or seat_returned:
         result = ActResult(match_id=match.pk, version=match.version, events=happened)
     else:
         result = ActResult(
@@ -504,8 +494,8 @@ def round_deal_next(*, match_id: int, expected_version: int) -> ActResult | None
     if not game.awaiting_deal(state):
         return None
     happened = game.next_round(state)
-    match.deal_events = happened
-    match.save(update_fields=["deal_events"])
+    match.deal_events, match.dealt_after_move = happened, match.moves_made
+    match.save(update_fields=["deal_events", "dealt_after_move"])
     _save(match, game, state, match_only=True)
     return ActResult(match_id=match.pk, version=match.version, events=happened)
 

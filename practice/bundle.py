@@ -28,6 +28,7 @@ OWN_FILES = (
     "gameplay/templatetags/cards.py",
     "bots/__init__.py",
     "bots/policies/*.py",
+    "bots/turn.py",
     "practice/__init__.py",
     "practice/offline.py",
     "templates/gameplay/*.html",

@@ -7,14 +7,14 @@ it takes htmx's form messages and answers with the changed fragments of ``gamepl
 so the page runs the live table's own scripts. Nothing here reads a database or the network; the
 page keeps the match's record (options, seed, actions) on the device and resumes from it.
 
-A bot decides from its seat's view and legal actions only, through ``bots.policies.choose``, as
-the server's bot task does; the player's screen is built from ``engine.view`` for seat 0 alone.
+A bot decides from its seat's view and legal actions only, through ``bots.turn.decide``, as the
+server's bot task does, and a move is made by the engine's ``step``, as the server makes one. The
+player's screen is built from ``engine.view`` for seat 0 alone.
 """
 
 import json
 import random
 import secrets
-import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -24,12 +24,12 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from bots import policies
+from bots.turn import decide
 from gameplay import frames
 from gameplay.engine import IllegalAction, play_refusals
-from gameplay.engine.core import act as engine_act
 from gameplay.engine.core import gettext_noop
-from gameplay.engine.replay import ReplayError, RoundOver, replay
+from gameplay.engine.replay import ReplayError, replay
+from gameplay.engine.step import Step, step
 from gameplay.games import presenter, words
 from gameplay.games.screen import LOG_LENGTH, Finished, Player, bot_name
 
@@ -92,7 +92,7 @@ class PracticeTable:
         for move in replayed.moves:
             if move.dealt is not None:
                 self._dealt(move.dealt)
-            self._moved(move.events, move.round_over)
+            self._moved(move)
         self.unsent_moves = 0
 
     # --- What the page asks -------------------------------------------------------------------------
@@ -126,10 +126,8 @@ class PracticeTable:
             )
         try:
             self._apply(PLAYER_SEAT, frame.action)
-        except IllegalAction as error:
+        except IllegalAction as error:  # a move the rules refuse, or no move at all (``NotAMove``)
             return self._notice(frames.ActionRefused(error.template, error.params))
-        except (ValueError, TypeError, AttributeError):
-            return self._notice(frames.ActionRefused(frames.NOT_A_MOVE))
         return self._frame()
 
     def due(self) -> float | None:
@@ -173,46 +171,44 @@ class PracticeTable:
     # --- The match ----------------------------------------------------------------------------------
 
     def _bot_choice(self, seat: int) -> dict:
-        """The bot's move, from its seat's view and legal actions only (as ``bots.services.bot_turn``),
-        with the same seeded randomness, so a bot's move replays exactly."""
-        view = self.game.view(self.state, seat)
-        legal = [self.game.action_to_json(action) for action in self.game.legal_actions(self.state)]
-        rng = random.Random(f"{self.record['seed']}:{self.version}")
+        """The bot's move, decided as the server's bot task decides one (``bots.turn.decide``)."""
         self.last_level = self.record["bots"][seat - 1]
-        started = time.perf_counter()
-        choice = policies.choose(view, legal, self.last_level, rng, history=self.round_events)
-        self.last_decision_ms = (time.perf_counter() - started) * 1000
-        return choice
+        decision = decide(
+            self.game,
+            self.state,
+            seat,
+            self.last_level,
+            seed=self.record["seed"],
+            version=self.version,
+            history=self.round_events,
+        )
+        self.last_decision_ms = decision.seconds * 1000
+        return decision.action
 
     def _dealt(self, events: list[dict]) -> None:
         self.round_events = list(events)
         self.version += 1
 
-    def _apply(self, seat: int | None, action_json: dict) -> None:
-        """One move through the engine, which refuses anything illegal; then logged and recorded."""
-        action = self.game.action_from_json(action_json)
-        happened = engine_act(self.game, self.state, seat, action)
-        self.record["actions"].append(self.game.action_to_json(action))
-        ended = self.game.is_over(self.state) or self.game.awaiting_deal(self.state)
-        self._moved(
-            happened,
-            RoundOver(self.game.round_number(self.state), self.game.view(self.state, None))
-            if ended
-            else None,
-        )
-        if ended:
+    def _apply(self, seat: int, action_json: dict) -> None:
+        """One move through the engine's ``step``, which refuses anything illegal; then logged and
+        recorded."""
+        made = step(self.game, self.state, seat, action_json)
+        self.record["actions"].append(made.action)
+        self._moved(made)
+        if made.round_over is not None:
             self.next_deal_at = (datetime.now(UTC) + timedelta(seconds=self.pace.round)).isoformat()
         if self.game.is_over(self.state):
             self.record.setdefault("finished_at", _now())
 
-    def _moved(self, events: list[dict], round_over: RoundOver | None) -> None:
+    def _moved(self, made: Step) -> None:
         """A move made (now, or in the replay of the record): the log, the round's events, the sheet."""
         self.version += 1
-        self.log = [*self.log, (None, events)][-LOG_LENGTH:]
+        self.log = [*self.log, (None, made.events)][-LOG_LENGTH:]
         self.unsent_moves += 1
-        self.round_events.extend(events)
-        if round_over is not None:
-            self.rounds.append(Finished(round_over.number, self.presenter.round_summary(round_over.public)))
+        self.round_events.extend(made.events)
+        if made.round_over is not None:
+            ended = made.round_over
+            self.rounds.append(Finished(ended.number, self.presenter.round_summary(ended.public)))
             self.round_events = []
 
     # --- What the page is sent ----------------------------------------------------------------------

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import GAME_NAMES, get_game
-from .core import ActionJSON, Event, Game, IllegalAction, Param, act, gettext_noop, render_reason
+from .core import Event, Game, IllegalAction, Param, gettext_noop, render_reason
+from .step import NotAMove, Step, step
 
 MAX_SEED = 2**63 - 1
 """Seeds are kept in a signed 64-bit column."""
@@ -32,25 +33,10 @@ class ReplayError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class RoundOver:
-    """A round (Americana) or deal (classic) that a move ended: its number and the public view then,
-    which is what a score sheet records."""
-
-    number: int
-    public: Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayedMove:
-    seat: int
-    action: ActionJSON
-    """The action in the engine's own JSON form."""
-    events: list[Event]
-    dealt: list[Event] | None
+class ReplayedMove(Step):
+    dealt: list[Event] | None = None
     """The public events of the deal made just before this move, or None when there was none (the
     first deal is made by ``new_match``, which returns no events)."""
-    round_over: RoundOver | None
-    """Set when this move ended a round, a deal or the match."""
 
 
 @dataclass(slots=True)
@@ -77,29 +63,18 @@ def replay(game_name: str, options_json: object, seed: object, actions: Sequence
         raise ReplayError(0, gettext_noop("The seed must be a whole number from 0 to 2⁶³ − 1."))
     state = game.new_match(options, seed)
     replayed = Replayed(game=game, state=state)
-    for step, data in enumerate(actions, start=1):
+    for number, data in enumerate(actions, start=1):
         dealt = game.next_round(state) if game.awaiting_deal(state) else None
-        try:
-            action = game.action_from_json(data)
-        except (ValueError, TypeError) as error:
-            raise ReplayError(
-                step, gettext_noop("Not an action of this game (%(reason)s)."), {"reason": str(error)}
-            ) from None
         seat = game.to_act(state)
         try:
             if seat is None:
                 raise IllegalAction(gettext_noop("The match is over."))
-            events = act(game, state, seat, action)
+            made = step(game, state, seat, data)
+        except NotAMove as error:
+            raise ReplayError(
+                number, gettext_noop("Not an action of this game (%(reason)s)."), {"reason": error.reason}
+            ) from None
         except IllegalAction as error:
-            raise ReplayError(step, error.template, error.params) from None
-        ended = game.is_over(state) or game.awaiting_deal(state)
-        replayed.moves.append(
-            ReplayedMove(
-                seat=seat,
-                action=game.action_to_json(action),
-                events=events,
-                dealt=dealt,
-                round_over=RoundOver(game.round_number(state), game.view(state, None)) if ended else None,
-            )
-        )
+            raise ReplayError(number, error.template, error.params) from None
+        replayed.moves.append(ReplayedMove(made.seat, made.action, made.events, made.round_over, dealt))
     return replayed

@@ -13,6 +13,7 @@ from gameplay.engine import GAME_NAMES, americana, classic, get_game
 from gameplay.engine.cards import CODES, SUITS
 from gameplay.engine.core import CardRef, IllegalAction, OneOf, SuitRef, act, render_reason
 from gameplay.engine.replay import ReplayError, replay
+from gameplay.engine.step import step
 from tests.engine.helpers import scenario_files
 
 ENGINE = Path(americana.__file__).parent
@@ -74,8 +75,8 @@ def candidates(game, state) -> list:
 
 
 def probe(game, state) -> list[IllegalAction]:
-    """The refusals ``state`` gives to illegal moves from every seat, a foreign object and an early deal
-    (none of them changes the state)."""
+    """The refusals ``state`` gives to illegal moves from every seat, a foreign object, JSON that is
+    no move and an early deal (none of them changes the state)."""
     to_act = game.to_act(state)
     legal = set(game.legal_actions(state))
     attempts = [
@@ -85,6 +86,7 @@ def probe(game, state) -> list[IllegalAction]:
         if seat != to_act or action not in legal
     ]
     attempts.append(lambda: game.apply(state, object()))
+    attempts.append(lambda: step(game, state, to_act, {"type": "play", "card": "no card"}))
     if to_act is None:
         attempts += [lambda action=action: game.apply(state, action) for action in KINDS[game.name]]
     if not game.awaiting_deal(state):
