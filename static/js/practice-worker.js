@@ -11,8 +11,32 @@ let table = null;
 let config = null;
 let timer = null;
 
-/** Pyodide, then the bundle, then Django's templates and translations: how long each took (ms). */
-async function boot(settings) {
+// A memory snapshot keeps the whole Python heap as it stood once the practice was imported and its
+// templates compiled; restored, it skips starting Python, the imports and the warm-up. Pyodide sizes
+// the restored memory from an option its build ignores (the module brings its own memory), so a
+// snapshot larger than that memory's first size would not fit: the memory is grown to the
+// snapshot's size as Pyodide instantiates its module, before the heap is copied in.
+let memoryWanted = 0;
+for (const name of ["instantiate", "instantiateStreaming"]) {
+  const original = WebAssembly[name];
+  WebAssembly[name] = async (...args) => {
+    const made = await original.apply(WebAssembly, args);
+    const memory = (made.instance ?? made).exports?.memory;
+    const missing = memory ? memoryWanted - memory.buffer.byteLength : 0;
+    if (missing > 0) memory.grow(Math.ceil(missing / 65536));
+    return made;
+  };
+}
+
+/** The heap size a snapshot holds (after its header, whose length its second word gives). */
+function heapSize(snapshot) {
+  return snapshot.byteLength - new Uint32Array(snapshot.buffer, snapshot.byteOffset, 2)[1];
+}
+
+/** Pyodide, then the bundle, then Django's templates and translations: how long each took (ms), and
+ * whether Python came from the device's snapshot. A snapshot Pyodide refuses (another build, a
+ * browser that cannot) leaves the cold start, which then offers a new one. */
+async function boot(settings, snapshot) {
   config = settings;
   const phases = {};
   let mark = performance.now();
@@ -22,18 +46,44 @@ async function boot(settings) {
     mark = now;
   };
   const { loadPyodide } = await import(`${settings.pyodide}pyodide.mjs`);
-  python = await loadPyodide({ indexURL: settings.pyodide });
-  lap("pyodide");
+  let refused = "";
+  if (snapshot) {
+    try {
+      memoryWanted = heapSize(snapshot);
+      python = await loadPyodide({ indexURL: settings.pyodide, _loadSnapshot: snapshot });
+      lap("snapshot");
+    } catch (error) {
+      python = null;
+      refused = String(error.message ?? error);
+    }
+  }
+  const restored = python !== null;
+  if (!restored) {
+    python = await loadPyodide({ indexURL: settings.pyodide, _makeSnapshot: true });
+    lap("pyodide");
+  }
+  // The files are not in the heap: the templates and translations are unpacked again either way.
   const zip = await (await fetch(settings.bundle)).arrayBuffer();
   python.unpackArchive(zip, "zip", { extractDir: ROOT });
-  if (settings.compiled) python.unpackArchive(settings.compiled, "zip", { extractDir: ROOT });
+  if (settings.compiled && !restored) python.unpackArchive(settings.compiled, "zip", { extractDir: ROOT });
   python.runPython(`import sys\nif "${ROOT}" not in sys.path: sys.path.insert(0, "${ROOT}")`);
   lap("bundle");
   runtime = python.pyimport("practice.offline");
   lap("imports");
-  runtime.configure(ROOT, settings.languageCode, JSON.stringify(settings.languages));
-  lap("django");
-  return phases;
+  if (!restored) {
+    runtime.configure(ROOT, settings.languageCode, JSON.stringify(settings.languages));
+    lap("django");
+  }
+  return { phases, restored, refused };
+}
+
+/** The heap as it stands, for the next start; null where this browser's Pyodide cannot take one. */
+function snapshotNow() {
+  try {
+    return python.makeMemorySnapshot();
+  } catch {
+    return null;
+  }
 }
 
 /** Tell the page the record as it now stands (and the result once the match is over). */
@@ -95,9 +145,13 @@ with zipfile.ZipFile(buffer, "w") as archive:
 const handlers = {
   async boot(message) {
     const started = performance.now();
-    const phases = await boot(message.config);
-    postMessage({ type: "booted", ms: performance.now() - started, phases });
+    const { phases, restored, refused } = await boot(message.config, message.snapshot);
+    postMessage({ type: "booted", ms: performance.now() - started, phases, restored, refused });
+    if (restored) return;
+    // Nothing runs between these and the page's next message: the snapshot holds no table.
     runtime.warm(message.language);
+    const snapshot = snapshotNow();
+    if (snapshot) postMessage({ type: "snapshot", bytes: snapshot }, [snapshot.buffer]);
     if (!message.config.compiled) {
       const bytes = compiled();
       postMessage({ type: "compiled", bytes }, [bytes]);

@@ -12,6 +12,7 @@
   const records = window.practiceRecords;
   const currentKey = () => records.key("current");
   const pastKey = () => records.key("past");
+  const frameKey = () => records.key("frame");
   const KEPT = 50;
 
   const config = JSON.parse(document.getElementById("practice-config").textContent);
@@ -221,12 +222,43 @@
     worker.onmessage = heard;
     // A worker made from a blob resolves nothing against the site: it is given whole addresses.
     const address = (path) => new URL(path, window.location.href).href;
-    const compiled = await compiledBundle();
-    worker.postMessage({
-      type: "boot",
-      language,
-      config: { ...config, pyodide: address(config.pyodide), bundle: address(config.bundle), compiled },
-    });
+    const [compiled, snapshot] = await Promise.all([compiledBundle(), keptSnapshot()]);
+    worker.postMessage(
+      {
+        type: "boot",
+        language,
+        snapshot,
+        config: { ...config, pyodide: address(config.pyodide), bundle: address(config.bundle), compiled },
+      },
+      snapshot ? [snapshot.buffer] : [],
+    );
+  }
+
+  // Python's heap once the practice is imported, kept on the device (in this version's cache, and
+  // marked with the version that made it): a start from it skips Python's own start and the imports.
+  const snapshotKey = () => `${config.page}python-snapshot`;
+  const SNAPSHOT_VERSION = "x-practice-version";
+
+  /** The snapshot this version made, or null (none yet, or one an older version left). */
+  async function keptSnapshot() {
+    if (!("caches" in window)) return null;
+    const cache = await caches.open(config.cache);
+    const kept = await cache.match(snapshotKey());
+    if (!kept) return null;
+    if (kept.headers.get(SNAPSHOT_VERSION) !== config.version) {
+      await cache.delete(snapshotKey());
+      return null;
+    }
+    return new Uint8Array(await kept.arrayBuffer());
+  }
+
+  // A browser that makes snapshots it then cannot start from is not asked for another (this version).
+  const snapshotRefusedKey = "practice-snapshot-refused";
+
+  async function keepSnapshot(bytes) {
+    if (!("caches" in window) || localStorage.getItem(snapshotRefusedKey) === config.version) return;
+    const headers = { [SNAPSHOT_VERSION]: config.version, "content-type": "application/octet-stream" };
+    await (await caches.open(config.cache)).put(snapshotKey(), new Response(bytes, { headers }));
   }
 
   /** Where this device keeps the bundle compiled to bytecode (in this version's cache). */
@@ -254,6 +286,8 @@
   function showTable(html) {
     const holder = $("practice-table");
     holder.innerHTML = html;
+    holder.inert = false;
+    holder.removeAttribute("aria-busy");
     $("practice-setup").hidden = true;
     $("practice-bar").hidden = false;
     htmx.process(holder);
@@ -261,10 +295,36 @@
     document.dispatchEvent(new CustomEvent("practice:shown"));
   }
 
+  /** The match on as this page last showed it, drawn at once on a reload while Python starts: seen,
+   * not played (inert until the worker sends the table itself). It is the present owner's, kept
+   * beside their record (and removed with it), and shown only once the server, or the device
+   * offline, has said who is here. */
+  function showKeptFrame() {
+    const kept = localStorage.getItem(frameKey());
+    if (!kept || !localStorage.getItem(currentKey()) || $("practice-table").childElementCount) return;
+    const holder = $("practice-table");
+    holder.innerHTML = kept;
+    holder.inert = true;
+    holder.setAttribute("aria-busy", "true");
+    $("practice-setup").hidden = true;
+    $("practice-bar").hidden = false;
+  }
+
+  function keepFrame() {
+    const holder = $("practice-table");
+    if (holder.inert || !localStorage.getItem(currentKey())) return;
+    if (holder.childElementCount && !shownFinished) localStorage.setItem(frameKey(), holder.innerHTML);
+    else localStorage.removeItem(frameKey());
+  }
+  window.addEventListener("pagehide", keepFrame);
+  document.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && keepFrame());
+
   function showSetup() {
     worker.postMessage({ type: "stop" });
     socket?.close();
+    localStorage.removeItem(frameKey());
     $("practice-table").replaceChildren();
+    $("practice-table").inert = false;
     $("practice-setup").hidden = false;
     $("practice-bar").hidden = true;
   }
@@ -307,6 +367,11 @@
     const message = event.data;
     if (message.type === "booted") {
       root.dataset.bootPhases = JSON.stringify(message.phases);
+      root.dataset.bootFrom = message.restored ? "snapshot" : "cold";
+      if (message.refused) {
+        localStorage.setItem(snapshotRefusedKey, config.version);
+        caches.open(config.cache).then((cache) => cache.delete(snapshotKey()));
+      }
       // Whose match to resume, and whose name to play under, once the server has said who is here.
       identity.then(() => {
         ready = true;
@@ -326,6 +391,7 @@
       const record = JSON.parse(message.record);
       if (message.finished) {
         localStorage.removeItem(currentKey());
+        localStorage.removeItem(frameKey());
         rememberFinished(record, message.result);
         finished = record;
         offerSave();
@@ -336,6 +402,8 @@
       keepUnreplayable(message.id);
     } else if (message.type === "compiled") {
       keepCompiled(message.bytes);
+    } else if (message.type === "snapshot") {
+      keepSnapshot(message.bytes).then(() => (root.dataset.snapshotKept = config.version));
     } else if (message.type === "decision") {
       (window.practiceDecisions ??= []).push({ level: message.level, ms: message.ms });
     } else if (message.type === "error") {
@@ -349,6 +417,7 @@
       const record = JSON.parse(localStorage.getItem(currentKey()));
       localStorage.removeItem(currentKey());
       keepPast([{ id: `${record.seed}`, record, result: "", kept: words.kept }, ...past()]);
+      if ($("practice-table").inert) showSetup();
       status(words.kept);
       return;
     }
@@ -455,6 +524,7 @@
       else pending = () => start(choice);
     });
     showPast();
+    identity.then(showKeptFrame);
     prepare();
   });
 })();

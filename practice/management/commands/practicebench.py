@@ -1,11 +1,14 @@
 """``manage.py practicebench --url URL``: what the offline practice costs a player, measured in Chromium.
 
-Prints the bytes the first visit sends over the wire (compressed, as the browser counts them), the
-time from an offline, cached start to a dealt table, and each bot level's decision time inside the
-worker (p50/p95, Pyodide). Run it against the production shape (``make prod``), whose static files
-are compressed as a player's would be. A benchmark prints numbers; it asserts nothing.
+Prints the bytes the first visit sends over the wire (compressed, as the browser counts them), when
+Python's snapshot is kept, the time from an offline reload to a dealt table and from an offline
+reload mid-match to the position back (each with the worker's phases and whether it started from
+the snapshot), and each bot level's decision time inside the worker (p50/p95, Pyodide). Run it
+against the production shape (``make prod``), whose static files are compressed as a player's
+would be. A benchmark prints numbers; it asserts nothing.
 """
 
+import re
 import shutil
 import statistics
 import time
@@ -95,6 +98,11 @@ class Command(BaseCommand):
             f"first visit: {counted['bytes'] / 1e6:.2f} MB over the wire in {counted['requests']} requests, "
             f"ready offline after {seconds:.1f} s (Python started in {booted / 1000:.1f} s)"
         )
+        kept = page.get_by_test_id("practice")
+        self.expect(kept).to_have_attribute("data-snapshot-kept", re.compile(r"."), timeout=READY_TIMEOUT_MS)
+        self.stdout.write(
+            f"  Python's snapshot kept {time.perf_counter() - started:.1f} s after the visit began"
+        )
 
     def offline_starts(self, context, page, starts: int) -> None:
         context.set_offline(True)
@@ -106,15 +114,47 @@ class Command(BaseCommand):
             page.get_by_test_id("practice-start").click()
             self.expect(page.locator(".play .hand-card").first).to_be_visible(timeout=30_000)
             timings.append(time.perf_counter() - started)
-            phases.append(page.get_by_test_id("practice").get_attribute("data-boot-phases"))
+            phases.append(self.phases(page))
             page.once("dialog", lambda dialog: dialog.accept())
             page.get_by_test_id("practice-leave").click()
-        self.stdout.write(
-            "offline start to a dealt table (reload, Python from the cache, deal): "
-            + ", ".join(f"{seconds:.2f} s" for seconds in timings)
-            + f" (median {statistics.median(timings):.2f} s)"
+        self.timings("offline start to a dealt table (reload, Start, deal)", timings, phases, "2.5 s")
+        shown, playable, phases = [], [], []
+        table = page.locator("#practice-table")
+        for _ in range(starts):
+            page.get_by_test_id("practice-start").click()
+            self.expect(page.locator(".play .hand-card").first).to_be_visible(timeout=30_000)
+            if page.locator(".me-line.is-to-act").count():
+                take_turn(page)
+            page.wait_for_timeout(500)
+            started = time.perf_counter()
+            page.reload()
+            self.expect(page.locator(".play .hand-card").first).to_be_visible(timeout=READY_TIMEOUT_MS)
+            shown.append(time.perf_counter() - started)
+            self.expect(table).not_to_have_attribute("inert", "", timeout=READY_TIMEOUT_MS)
+            self.expect(page.locator(".play .hand-card").first).to_be_visible()
+            playable.append(time.perf_counter() - started)
+            phases.append(self.phases(page))
+            page.once("dialog", lambda dialog: dialog.accept())
+            page.get_by_test_id("practice-leave").click()
+        self.timings("offline reload mid-match to the position shown", shown, phases, "1 s")
+        self.timings(
+            "  ... and playable (Python ready, the table its own)", playable, [], "as soon as Python is"
         )
-        self.stdout.write("  the worker's start, ms per phase: " + "; ".join(phases))
+
+    @staticmethod
+    def phases(page) -> str:
+        root = page.get_by_test_id("practice")
+        return f"{root.get_attribute('data-boot-from')} {root.get_attribute('data-boot-phases')}"
+
+    def timings(self, what: str, timings: list[float], phases: list[str], target: str) -> None:
+        self.stdout.write(
+            f"{what}: "
+            + ", ".join(f"{seconds:.2f} s" for seconds in timings)
+            + f" (median {statistics.median(timings):.2f} s, spread {max(timings) - min(timings):.2f} s; "
+            f"target {target})"
+        )
+        if phases:
+            self.stdout.write("  the worker's start, from and ms per phase: " + "; ".join(phases))
 
     def decision_times(self, page, decisions: int) -> None:
         for game in ("americana", "classic"):
