@@ -36,7 +36,7 @@ function heapSize(snapshot) {
 /** Pyodide, then the bundle, then Django's templates and translations: how long each took (ms), and
  * whether Python came from the device's snapshot. A snapshot Pyodide refuses (another build, a
  * browser that cannot) leaves the cold start, which then offers a new one. */
-async function boot(settings, snapshot) {
+async function boot(settings, snapshot, files) {
   config = settings;
   const phases = {};
   let mark = performance.now();
@@ -47,7 +47,7 @@ async function boot(settings, snapshot) {
   };
   const { loadPyodide } = await import(`${settings.pyodide}pyodide.mjs`);
   let refused = "";
-  if (snapshot) {
+  if (snapshot && files) {
     try {
       memoryWanted = heapSize(snapshot);
       python = await loadPyodide({ indexURL: settings.pyodide, _loadSnapshot: snapshot });
@@ -62,12 +62,18 @@ async function boot(settings, snapshot) {
     python = await loadPyodide({ indexURL: settings.pyodide, _makeSnapshot: true });
     lap("pyodide");
   }
-  // The files are not in the heap: the templates and translations are unpacked again either way.
-  const zip = await (await fetch(settings.bundle)).arrayBuffer();
-  python.unpackArchive(zip, "zip", { extractDir: ROOT });
-  if (settings.compiled && !restored) python.unpackArchive(settings.compiled, "zip", { extractDir: ROOT });
-  python.runPython(`import sys\nif "${ROOT}" not in sys.path: sys.path.insert(0, "${ROOT}")`);
-  lap("bundle");
+  if (restored) {
+    // The files live outside the heap: written back as they stood when the snapshot was taken.
+    writeFiles(files);
+    lap("files");
+  } else {
+    const zip = await (await fetch(settings.bundle)).arrayBuffer();
+    lap("fetch");
+    python.unpackArchive(zip, "zip", { extractDir: ROOT });
+    if (settings.compiled) python.unpackArchive(settings.compiled, "zip", { extractDir: ROOT });
+    python.runPython(`import sys\nif "${ROOT}" not in sys.path: sys.path.insert(0, "${ROOT}")`);
+    lap("unpack");
+  }
   runtime = python.pyimport("practice.offline");
   lap("imports");
   if (!restored) {
@@ -77,12 +83,49 @@ async function boot(settings, snapshot) {
   return { phases, restored, refused };
 }
 
-/** The heap as it stands, for the next start; null where this browser's Pyodide cannot take one. */
+/** The heap as it stands, with the bundle's files as unpacked, for the next start; null where this
+ * browser's Pyodide cannot take one. */
 function snapshotNow() {
   try {
-    return python.makeMemorySnapshot();
+    return { snapshot: python.makeMemorySnapshot(), files: packedFiles() };
   } catch {
     return null;
+  }
+}
+
+/** Every file under ROOT in one buffer: a 4-byte length, a JSON index of [path, size], the bytes. */
+function packedFiles() {
+  const { FS } = python;
+  const found = [];
+  const walk = (folder) => {
+    for (const name of FS.readdir(folder)) {
+      if (name === "." || name === "..") continue;
+      const path = `${folder}/${name}`;
+      if (FS.isDir(FS.stat(path).mode)) walk(path);
+      else found.push([path, FS.readFile(path)]);
+    }
+  };
+  walk(ROOT);
+  const index = new TextEncoder().encode(JSON.stringify(found.map(([path, bytes]) => [path, bytes.length])));
+  const packed = new Uint8Array(4 + index.length + found.reduce((sum, [, bytes]) => sum + bytes.length, 0));
+  new DataView(packed.buffer).setUint32(0, index.length);
+  packed.set(index, 4);
+  let at = 4 + index.length;
+  for (const [, bytes] of found) {
+    packed.set(bytes, at);
+    at += bytes.length;
+  }
+  return packed;
+}
+
+function writeFiles(packed) {
+  const { FS } = python;
+  const length = new DataView(packed.buffer, packed.byteOffset).getUint32(0);
+  let at = 4 + length;
+  for (const [path, size] of JSON.parse(new TextDecoder().decode(packed.subarray(4, at)))) {
+    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    FS.writeFile(path, packed.subarray(at, at + size));
+    at += size;
   }
 }
 
@@ -145,13 +188,13 @@ with zipfile.ZipFile(buffer, "w") as archive:
 const handlers = {
   async boot(message) {
     const started = performance.now();
-    const { phases, restored, refused } = await boot(message.config, message.snapshot);
+    const { phases, restored, refused } = await boot(message.config, message.snapshot, message.files);
     postMessage({ type: "booted", ms: performance.now() - started, phases, restored, refused });
     if (restored) return;
     // Nothing runs between these and the page's next message: the snapshot holds no table.
     runtime.warm(message.language);
-    const snapshot = snapshotNow();
-    if (snapshot) postMessage({ type: "snapshot", bytes: snapshot }, [snapshot.buffer]);
+    const taken = snapshotNow();
+    if (taken) postMessage({ type: "snapshot", ...taken }, [taken.snapshot.buffer, taken.files.buffer]);
     if (!message.config.compiled) {
       const bytes = compiled();
       postMessage({ type: "compiled", bytes }, [bytes]);

@@ -222,43 +222,55 @@
     worker.onmessage = heard;
     // A worker made from a blob resolves nothing against the site: it is given whole addresses.
     const address = (path) => new URL(path, window.location.href).href;
-    const [compiled, snapshot] = await Promise.all([compiledBundle(), keptSnapshot()]);
+    const [compiled, kept] = await Promise.all([compiledBundle(), keptSnapshot()]);
     worker.postMessage(
       {
         type: "boot",
         language,
-        snapshot,
+        ...kept,
         config: { ...config, pyodide: address(config.pyodide), bundle: address(config.bundle), compiled },
       },
-      snapshot ? [snapshot.buffer] : [],
+      kept ? [kept.snapshot.buffer, kept.files.buffer] : [],
     );
   }
 
-  // Python's heap once the practice is imported, kept on the device (in this version's cache, and
-  // marked with the version that made it): a start from it skips Python's own start and the imports.
-  const snapshotKey = () => `${config.page}python-snapshot`;
+  // Python's heap once the practice is imported, and the files it had unpacked, kept on the device (in
+  // this version's cache, marked with the version that made them): a start from them skips Python's
+  // own start, the unpacking and the imports.
+  const SNAPSHOT_PARTS = ["snapshot", "files"];
+  const snapshotKey = (part) => `${config.page}python-${part}`;
   const SNAPSHOT_VERSION = "x-practice-version";
 
-  /** The snapshot this version made, or null (none yet, or one an older version left). */
+  async function forgetSnapshot() {
+    const cache = await caches.open(config.cache);
+    await Promise.all(SNAPSHOT_PARTS.map((part) => cache.delete(snapshotKey(part))));
+  }
+
+  /** The snapshot this version made ({snapshot, files}), or null (none yet, or an older version's). */
   async function keptSnapshot() {
     if (!("caches" in window)) return null;
     const cache = await caches.open(config.cache);
-    const kept = await cache.match(snapshotKey());
-    if (!kept) return null;
-    if (kept.headers.get(SNAPSHOT_VERSION) !== config.version) {
-      await cache.delete(snapshotKey());
+    const kept = await Promise.all(SNAPSHOT_PARTS.map((part) => cache.match(snapshotKey(part))));
+    if (kept.some((response) => !response || response.headers.get(SNAPSHOT_VERSION) !== config.version)) {
+      if (kept.some(Boolean)) await forgetSnapshot();
       return null;
     }
-    return new Uint8Array(await kept.arrayBuffer());
+    const [snapshot, files] = await Promise.all(
+      kept.map(async (response) => new Uint8Array(await response.arrayBuffer())),
+    );
+    return { snapshot, files };
   }
 
   // A browser that makes snapshots it then cannot start from is not asked for another (this version).
   const snapshotRefusedKey = "practice-snapshot-refused";
 
-  async function keepSnapshot(bytes) {
+  async function keepSnapshot(taken) {
     if (!("caches" in window) || localStorage.getItem(snapshotRefusedKey) === config.version) return;
     const headers = { [SNAPSHOT_VERSION]: config.version, "content-type": "application/octet-stream" };
-    await (await caches.open(config.cache)).put(snapshotKey(), new Response(bytes, { headers }));
+    const cache = await caches.open(config.cache);
+    await Promise.all(
+      SNAPSHOT_PARTS.map((part) => cache.put(snapshotKey(part), new Response(taken[part], { headers }))),
+    );
   }
 
   /** Where this device keeps the bundle compiled to bytecode (in this version's cache). */
@@ -370,7 +382,7 @@
       root.dataset.bootFrom = message.restored ? "snapshot" : "cold";
       if (message.refused) {
         localStorage.setItem(snapshotRefusedKey, config.version);
-        caches.open(config.cache).then((cache) => cache.delete(snapshotKey()));
+        forgetSnapshot();
       }
       // Whose match to resume, and whose name to play under, once the server has said who is here.
       identity.then(() => {
@@ -403,7 +415,7 @@
     } else if (message.type === "compiled") {
       keepCompiled(message.bytes);
     } else if (message.type === "snapshot") {
-      keepSnapshot(message.bytes).then(() => (root.dataset.snapshotKept = config.version));
+      keepSnapshot(message).then(() => (root.dataset.snapshotKept = config.version));
     } else if (message.type === "decision") {
       (window.practiceDecisions ??= []).push({ level: message.level, ms: message.ms });
     } else if (message.type === "error") {
