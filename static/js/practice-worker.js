@@ -55,6 +55,8 @@ async function boot(settings, snapshot, files) {
     } catch (error) {
       python = null;
       refused = String(error.message ?? error);
+    } finally {
+      memoryWanted = 0;
     }
   }
   const restored = python !== null;
