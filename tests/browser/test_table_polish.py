@@ -214,9 +214,13 @@ def test_the_round_over_sheet_counts_down_to_the_next_deal(browser: Browser, liv
         timer = sheet.get_by_role("timer")
         expect(timer).to_have_text(re.compile(r"^0:[34][0-9]$"))
         expect(sheet.locator(".next-deal")).to_contain_text(words[game, language])
-        counted = timer.text_content()
-        # It counts down: a later reading is lower. (Waited for, not read once: the socket's first
-        # frame may redraw the sheet between two readings.)
+        # It counts down: a later reading is lower. (Both readings waited for, not read once: the
+        # socket's first frame may redraw the sheet, its timer empty until the next tick, at any time.)
+        shown_now = "(selector) => document.querySelector(selector)?.textContent || null"
+        counted = page.wait_for_function(
+            shown_now, arg='[data-testid="round-over"] [role="timer"]'
+        ).json_value()
+        assert re.fullmatch(r"0:[34][0-9]", counted), counted
         page.wait_for_function(
             """([selector, counted]) => {
                 const shown = document.querySelector(selector)?.textContent;
