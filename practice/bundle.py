@@ -7,9 +7,11 @@ other languages). Its name carries a hash of its content, so a browser's cache o
 stale, and it is rebuilt from the code, never kept in git (``manage.py buildpractice``).
 """
 
+import gzip
 import hashlib
 import io
 import json
+import shutil
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +19,19 @@ from pathlib import Path
 import asgiref
 import django
 from django.conf import settings
+from django.contrib.staticfiles import finders
+
+PYODIDE = "vendor/pyodide-314.0.7/"
+"""Pyodide's files keep their own names (it loads its parts relative to this folder)."""
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+WORTH_COMPRESSING = 0.9
+"""A gzip copy is kept only when it is at most this share of the file (the bundle, a zip, is not)."""
 
 OWN_FILES = (
     "gameplay/__init__.py",
@@ -112,8 +127,8 @@ def build() -> dict:
     target = build_dir()
     target.mkdir(parents=True, exist_ok=True)
     name = f"python-{digest}.zip"
-    for old in target.glob("python-*.zip"):
-        if old.name != name:
+    for old in [*target.glob("python-*.zip"), *target.glob("python-*.zip.gz")]:
+        if not old.name.startswith(name):
             old.unlink()
     (target / name).write_bytes(data)
     note = {"file": name, "bytes": len(data), "version": digest}
@@ -127,3 +142,27 @@ def current() -> dict | None:
         return json.loads((build_dir() / "bundle.json").read_text())
     except FileNotFoundError:
         return None
+
+
+def precompress() -> int:
+    """Beside each of Pyodide's files and the bundle, a gzip copy (``<name>.gz``, made again when the
+    file is newer) where it is worth it: ServeStatic, serving the source folders in the embedded run,
+    sends it as it is to a browser that takes gzip, as nginx sends collectstatic's copies in the
+    production shape. Returns the bytes the copies hold."""
+    note = current()
+    paths = [Path(finders.find(PYODIDE + name)) for name in PYODIDE_FILES]
+    paths += [build_dir() / note["file"]] if note else []
+    kept = 0
+    for path in paths:
+        copy = path.with_name(f"{path.name}.gz")
+        if not copy.exists() or copy.stat().st_mtime < path.stat().st_mtime:
+            partial = copy.with_name(f".{copy.name}.partial")
+            with path.open("rb") as source, gzip.GzipFile(partial, "wb", compresslevel=9, mtime=0) as target:
+                shutil.copyfileobj(source, target)
+            if partial.stat().st_size > WORTH_COMPRESSING * path.stat().st_size:
+                partial.unlink()
+                copy.unlink(missing_ok=True)
+                continue
+            partial.replace(copy)
+        kept += copy.stat().st_size
+    return kept

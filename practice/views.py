@@ -33,15 +33,6 @@ from gameplay import services
 from . import bundle
 from .forms import PracticeForm
 
-PYODIDE = "vendor/pyodide-314.0.7/"
-"""Pyodide's files keep their own names (it loads its parts relative to this folder)."""
-PYODIDE_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-)
 PAGE_FILES = (
     "css/site.css",
     "vendor/htmx/htmx.min.js",
@@ -93,10 +84,12 @@ def offline() -> Offline:
     note = bundle.current()
     if note is None:
         raise FileNotFoundError("The practice bundle is not built: run `manage.py buildpractice`.")
-    pyodide = f"{settings.STATIC_URL}{PYODIDE}".replace("//", "/")
+    pyodide = f"{settings.STATIC_URL}{bundle.PYODIDE}".replace("//", "/")
     bundle_url = static(f"practice/{note['file']}")
     files = [{"url": static(path), "bytes": _size(path)} for path in PAGE_FILES]
-    files += [{"url": f"{pyodide}{name}", "bytes": _size(PYODIDE + name)} for name in PYODIDE_FILES]
+    files += [
+        {"url": f"{pyodide}{name}", "bytes": _size(bundle.PYODIDE + name)} for name in bundle.PYODIDE_FILES
+    ]
     files.append({"url": bundle_url, "bytes": note["bytes"]})
     worker_source = get_template("practice/sw.js").template.source
     version = hashlib.sha256(json.dumps([files, worker_source]).encode()).hexdigest()[:12]

@@ -1,5 +1,6 @@
 """The embedded default starts with nothing but Python: SQLite, in-memory layers, in-process worker."""
 
+import gzip
 import http.cookiejar
 import io
 import json
@@ -23,9 +24,8 @@ def embedded_env(database: Path) -> dict[str, str]:
 
 def test_embedded_mode_serves_pages_and_runs_tasks_in_process(tmp_path):
     env = embedded_env(tmp_path / "site.sqlite3")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+    for command in (["migrate", "--noinput", "-v0"], ["buildpractice"]):  # as `make run` does
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
     port = free_port()
     log_path = tmp_path / "server.log"
     with log_path.open("w") as log:
@@ -46,6 +46,17 @@ def test_embedded_mode_serves_pages_and_runs_tasks_in_process(tmp_path):
             home = browser.open(base + "/").read().decode()
             assert "Play Șeptică online" in home
             assert browser.open(base + "/static/vendor/htmx/htmx.min.js").status == 200
+
+            # The practice's Pyodide goes out compressed to a browser that takes gzip, as it is.
+            wasm = "static/vendor/pyodide-314.0.7/pyodide.asm.wasm"
+            answer = browser.open(
+                urllib.request.Request(f"{base}/{wasm}", headers={"Accept-Encoding": "gzip"})
+            )
+            body = answer.read()
+            assert (
+                answer.headers["Content-Encoding"] == "gzip" and len(body) < (ROOT / wasm).stat().st_size / 2
+            )
+            assert gzip.decompress(body) == (ROOT / wasm).read_bytes()
 
             def post(path: str, fields: dict, form: str = "") -> str:
                 """Send ``fields`` to ``path`` as the form on ``form`` (``path`` itself by default) does."""

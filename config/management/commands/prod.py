@@ -188,7 +188,8 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         call_command("compiletranslations", verbosity=0)
         call_command("buildpractice", verbosity=0)
-        call_command("collectstatic", interactive=False, verbosity=0)
+        # The embedded run's gzip copies beside the sources are not collected: the storage makes its own.
+        call_command("collectstatic", interactive=False, verbosity=0, ignore_patterns=["*.gz"])
         ports = range(base_port, base_port + daphnes)
         reach = "127.0.0.1" if daphne_host in ("0.0.0.0", "::") else daphne_host
         local = [f"{reach}:{daphne}" for daphne in ports]

@@ -1,5 +1,6 @@
 """``manage.py buildpractice``: the Python the offline practice table runs in the browser."""
 
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
@@ -13,3 +14,7 @@ class Command(BaseCommand):
         call_command("compiletranslations", verbosity=0)
         note = bundle.build()
         self.stdout.write(f"practice/{note['file']}: {note['bytes'] / 1e6:.1f} MB")
+        if settings.DEBUG:  # served from the source folders: the copies a browser is sent compressed
+            self.stdout.write(
+                f"gzip copies for the practice's first visit: {bundle.precompress() / 1e6:.1f} MB"
+            )
