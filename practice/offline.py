@@ -206,8 +206,7 @@ class PracticeTable:
         self.log = [*self.log, (None, made.events)][-LOG_LENGTH:]
         self.unsent_moves += 1
         self.round_events.extend(made.events)
-        if made.round_over is not None:
-            ended = made.round_over
+        if (ended := made.round_over) is not None:
             self.rounds.append(Finished(ended.number, self.presenter.round_summary(ended.public)))
             self.round_events = []
 

@@ -60,15 +60,13 @@ async function boot(settings, snapshot, files) {
     }
   }
   const restored = python !== null;
-  if (!restored) {
-    python = await loadPyodide({ indexURL: settings.pyodide, _makeSnapshot: true });
-    lap("pyodide");
-  }
   if (restored) {
     // The files live outside the heap: written back as they stood when the snapshot was taken.
     writeFiles(files);
     lap("files");
   } else {
+    python = await loadPyodide({ indexURL: settings.pyodide, _makeSnapshot: true });
+    lap("pyodide");
     const zip = await (await fetch(settings.bundle)).arrayBuffer();
     lap("fetch");
     python.unpackArchive(zip, "zip", { extractDir: ROOT });
