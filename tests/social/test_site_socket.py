@@ -20,11 +20,13 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 async def frame(socket, kind: str, timeout: float = 5) -> dict:
-    """The next frame of ``kind`` the socket sends (counts may come in between)."""
-    while True:
-        message = json.loads(await socket.receive_from(timeout=timeout))
-        if message.get("kind") == kind:
-            return message
+    """The next frame of ``kind`` the socket sends within ``timeout`` (counts may come in between, and
+    do not stretch the wait)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            message = json.loads(await socket.receive_from(timeout=timeout))
+            if message.get("kind") == kind:
+                return message
 
 
 async def test_a_friend_request_reaches_every_open_page_of_its_person_in_their_language():
@@ -43,11 +45,15 @@ async def test_a_friend_request_reaches_every_open_page_of_its_person_in_their_l
         await socket.disconnect()
 
 
-async def test_the_waiting_page_opens_the_table_the_pool_made():
+async def test_the_waiting_page_opens_the_table_the_pool_made(settings):
+    # No heartbeat stamps the pool during the test: a pairing skips the rows a stamp holds (the next
+    # second's pool tick, not run here, pairs them), so a stamp during Ion's join would leave Ana out.
+    settings.POOL_SEEN_EVERY_SECONDS = settings.PRESENCE_HEARTBEAT_SECONDS = 600
     ana, ion = await sync_to_async(make_user)("ana"), await sync_to_async(make_user)("ion")
     join = sync_to_async(services.pool_join)
     await join(user=ana, game="americana", players=2, length=101, fill_with_bots=False)
     waiting = await open_socket("/ws/me/?lang=en&pool=1", ana)
+    await frame(waiting, "counts")  # the page is in: its own stamp, as it connected, is done
     elsewhere = await open_socket("/ws/me/?lang=en", ana)  # a page that does not look: stays put
     entry = await join(user=ion, game="americana", players=2, length=101, fill_with_bots=False)
     paired = await frame(waiting, "paired")
