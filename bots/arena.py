@@ -1,10 +1,17 @@
 """Bots against bots: ``python -m bots.arena --game americana --players 2 --a hard --b normal``.
 
 Whole matches with the table's default options on the engine alone (no Django). Matches come in
-pairs on the same seed with the seats swapped, so the deal's luck cancels out; level A sits at
-the even seats in the first match of a pair and at the odd seats in the second. Prints A's win
-rate among decided matches with a 95% Wilson interval, the matches with no winner, and how long
-each level took per decision (only decisions with a real choice: more than one legal action).
+rounds on the same deal seed with the seats moved, so the deal's and the seat's luck cancel out:
+
+- ``alternate`` (the default): level A at the even seats in the first match of a pair, at the odd
+  ones in the second (at three players, two seats and then one);
+- ``one``: one seat of level A against the rest at level B, A at each seat in turn, one match per
+  seat on the same deal: how a single bot of a level fares at a full table;
+- ``teams``: classic at four, A's pair against B's (partners sit across: the alternate seating).
+
+Prints A's win rate among decided matches with a 95% Wilson interval and A's share were the levels
+equal, the matches with no winner, and how long each level took per decision (only decisions with
+a real choice: more than one legal action).
 """
 
 import argparse
@@ -29,13 +36,34 @@ class Outcome:
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
+MODES = ("alternate", "one", "teams")
+
+
+def seating(mode: str, players: int, index: int) -> tuple[int, list[str]]:
+    """Match ``index``'s round (the matches on one deal seed) and each seat's side, ``"a"`` or ``"b"``."""
+    if mode == "one":
+        return index // players, ["a" if seat == index % players else "b" for seat in range(players)]
+    return index // 2, ["ab"[(seat + index) % 2] for seat in range(players)]
+
+
+def share(mode: str, players: int) -> float:
+    """A's share of the wins were the two levels equally strong."""
+    return 1 / players if mode == "one" else 0.5
+
+
 def play_match(
-    game_name: str, players: int, levels: tuple[str, str], index: int, seed: int, budget: float | None
+    game_name: str,
+    players: int,
+    levels: tuple[str, str],
+    index: int,
+    seed: int,
+    budget: float | None,
+    mode: str = "alternate",
 ) -> Outcome:
-    """Play match ``index`` of a run: pair ``index // 2`` shares its deal seed, seats swapped."""
+    """Play match ``index`` of a run, seated as ``mode`` says (``seating``)."""
     game = get_game(game_name)
-    state = game.new_match(game.options_from_json({"players": players}), seed + index // 2)
-    side_of = ["ab"[(seat + index) % 2] for seat in range(players)]
+    deal, side_of = seating(mode, players, index)
+    state = game.new_match(game.options_from_json({"players": players}), seed + deal)
     rngs = [random.Random(f"{seed}:{index}:{seat}") for seat in range(players)]
     times: dict[str, list[float]] = {level: [] for level in levels}
     seat_levels = [levels[side == "b"] for side in side_of]
@@ -108,10 +136,11 @@ def report(args: argparse.Namespace, outcomes: list[Outcome], elapsed: float) ->
     low, high = wilson(a_wins, decided)
     rate = a_wins / decided if decided else 0.0
     lines = [
-        f"{args.game}, {args.players} players, {len(outcomes)} matches (seed {args.seed}), "
+        f"{args.game}, {args.players} players, {args.mode}, {len(outcomes)} matches (seed {args.seed}), "
         f"A = {args.a}, B = {args.b}, budget {args.budget if args.budget is not None else 'default'}",
         f"A won {a_wins}, B won {b_wins}, no winner {len(outcomes) - decided}",
-        f"A's win rate among {decided} decided matches: {rate:.1%} (95% CI {low:.1%} to {high:.1%})",
+        f"A's win rate among {decided} decided matches: {rate:.1%} (95% CI {low:.1%} to {high:.1%}); "
+        f"equal levels: {share(args.mode, args.players):.1%}",
         "decision time (choices between two or more actions):",
     ]
     for level in dict.fromkeys((args.a, args.b)):
@@ -148,10 +177,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=None, help="hard's seconds per decision")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing matches side by side")
+    parser.add_argument("--mode", choices=MODES, default="alternate", help="how the levels are seated")
     args = parser.parse_args(argv)
+    if args.mode == "teams" and not (args.game == "classic" and args.players == 4):
+        parser.error("--mode teams: only classic at four players is played in pairs")
     started = time.perf_counter()
     jobs = [
-        (args.game, args.players, (args.a, args.b), index, args.seed, args.budget)
+        (args.game, args.players, (args.a, args.b), index, args.seed, args.budget, args.mode)
         for index in range(args.matches)
     ]
     outcomes: list[Outcome] = []

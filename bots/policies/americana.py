@@ -318,16 +318,30 @@ def habit(options: Options) -> Chooser:
     return choose
 
 
+MATCH_WON = 100
+"""What ending the match in the lead is worth beside a round's points (and ending it behind costs)."""
+
+
+def standing(totals: list[int], me: int, target: int) -> float:
+    """How good the match totals are for ``me``: the lead over the best of the others (the lowest
+    total wins, so charging a player far behind helps only by ending the match), and, once a total
+    reaches the target, the match won or lost on top."""
+    lead = min(total for seat, total in enumerate(totals) if seat != me) - totals[me]
+    if max(totals) >= target:
+        return lead + (MATCH_WON if lead > 0 else -MATCH_WON if lead < 0 else 0)
+    return lead
+
+
 def hard(
     view: dict, legal: list[dict], rng: random.Random, history: list[dict] | None, budget: float
 ) -> dict:
-    """Playouts to the round's end on sampled deals, every seat playing by ``habit``; the best
-    mean of (the others' mean charge - my charge)."""
+    """Playouts to the round's end on sampled deals, every seat playing by ``habit``; the best mean
+    ``standing`` of the match totals after the round."""
     me = view["seat"]
-    players = len(view["hand_counts"])
     knowledge = None if history is None else Knowledge.from_history(view, history)
     sample = Sampler(view, knowledge)
     habits = habit(sample.options)
+    target, before = sample.options.target, view["totals"]
     # The normal player's pick goes first, so it wins ties.
     favourite = normal(view, legal, rng)
     ordered = [favourite, *(a for a in legal if a is not favourite)]
@@ -337,7 +351,7 @@ def hard(
         state = GAME.clone(base)
         GAME.apply(state, actions[index])
         decisions = GAME.playout(state, rng, habits)
-        charged = state.charges
-        return (sum(charged) - charged[me]) / (players - 1) - charged[me], decisions
+        totals = [total + charge for total, charge in zip(before, state.charges, strict=True)]
+        return standing(totals, me, target), decisions
 
     return ordered[best_action(len(ordered), sample, evaluate, rng, budget=budget, cost=COST)]

@@ -4,7 +4,7 @@ rules, and what the history lets the hard player infer."""
 import random
 
 from bots.policies import choose
-from bots.policies.americana import Knowledge, Sampler, habit
+from bots.policies.americana import MATCH_WON, Knowledge, Sampler, habit, standing
 from gameplay.engine import get_game
 from gameplay.engine.cards import CODES, card
 
@@ -149,3 +149,16 @@ def _cards(mask: int) -> list[int]:
 def _round_part(view: dict) -> dict:
     """A view without what a sampled round does not carry over: the match's round, dealer and totals."""
     return {key: value for key, value in view.items() if key not in ("round", "dealer", "totals")}
+
+
+def test_hard_weighs_a_round_by_the_match_the_lowest_total_wins():
+    # The lead over the best of the others counts, not over their average: charging the player far
+    # behind is worth nothing while the match goes on...
+    assert standing([30, 10, 60], 0, 101) == standing([30, 10, 90], 0, 101) == -20
+    # ...and costs the match when it ends it with somebody else lowest.
+    assert standing([30, 10, 101], 0, 101) == -20 - MATCH_WON
+    # Ending it in the lead is the match won; a shared lowest total wins nobody anything.
+    assert standing([10, 30, 101], 0, 101) == 20 + MATCH_WON
+    assert standing([10, 10, 120], 0, 101) == 0
+    # Two players: the lead over the one opponent, as before.
+    assert standing([40, 55], 0, 101) == 15
