@@ -16,6 +16,7 @@ from gameplay.engine.americana import (
     POINTS,
     SEVENS,
     SIT_OUT,
+    SUIT_MASK,
     TAKE,
     Chooser,
     Options,
@@ -65,43 +66,66 @@ def _best_suit(hand: list[int]) -> int:
     return max(range(4), key=lambda s: (count[s], value[s], -s))
 
 
+def _normal_card(hand: int, playable: int, danger: bool, pressed: bool, attack: int) -> int:
+    """``normal``'s card among ``playable`` (a mask, never empty): the dearest kind first (sevens
+    kept; attacks and aces kept unless somebody is about to go out or an attack or a skip is to be
+    answered), then the card's points, then the most cards left of its suit, then the lowest."""
+    if hand.bit_count() == 1:
+        return playable.bit_length() - 1  # going out ends the round
+    chosen, best = -1, (-1, -1)
+    for c in cards_of(playable):
+        bit = 1 << c
+        if bit & SEVENS:
+            kind = 120 if danger else 10
+        elif bit & attack:
+            kind = 300 if danger or pressed else 50
+        elif bit & ACES:
+            kind = 250 if danger or pressed else 45
+        else:
+            kind = 100
+        worth = (kind + POINTS[c], ((hand ^ bit) & SUIT_MASK[c & 3]).bit_count() if c < 52 else 0)
+        if worth > best:
+            chosen, best = c, worth
+    return chosen
+
+
 def normal(view: dict, legal: list[dict], rng: random.Random) -> dict:
     """A sound club player: sheds the dear cards, keeps sevens and answers to attacks for when
     they matter, attacks and dumps points when somebody is about to go out, names its longest suit."""
     plays = [a for a in legal if _is_play(a)]
     if not plays:
         return legal[0]  # draw, take or sit out: the only thing left
-    hand = [card(c) for c in view["hand"]]
+    hand = mask_of([card(c) for c in view["hand"]])
     me = view["seat"]
-    others = [n for seat, n in enumerate(view["hand_counts"]) if seat != me]
-    danger = min(others) <= 2
+    danger = min(n for seat, n in enumerate(view["hand_counts"]) if seat != me) <= 2
     attack = GAME.options_from_json(view["options"]).draw_cards
     by_card: dict[int, list[dict]] = {}
     for action in plays:
         by_card.setdefault(card(action["card"]), []).append(action)
-
-    def worth(c: int) -> tuple[int, int]:
-        bit = 1 << c
-        if len(hand) == 1:
-            return (1000, 0)  # going out ends the round
-        rest = [h for h in hand if h != c]
-        follow = sum(1 for h in rest if h < 52 and c < 52 and h & 3 == c & 3)
-        if bit & SEVENS:
-            kind = 120 if danger else 10
-        elif bit & attack:
-            kind = 300 if danger or view["owed"] else 50
-        elif bit & ACES:
-            kind = 250 if danger or view["skip"] else 45
-        else:
-            kind = 100
-        return (kind + POINTS[c], follow)
-
-    chosen = max(sorted(by_card), key=worth)
+    chosen = _normal_card(hand, mask_of(list(by_card)), danger, bool(view["owed"] or view["skip"]), attack)
     options = by_card[chosen]
     if len(options) == 1:
         return options[0]
-    named = SUITS[_best_suit([h for h in hand if h != chosen])]
+    named = SUITS[_best_suit(cards_of(hand ^ (1 << chosen)))]
     return next(a for a in options if a["suit"] == named)
+
+
+def normal_habit(options: Options) -> Chooser:
+    """``normal`` itself as a playout chooser, on the playout's masks: what a normal player at
+    that seat would do."""
+    attack = options.draw_cards
+
+    def choose(
+        hands: list[int], seat: int, playable: int, other: Action | None, rng: random.Random
+    ) -> Action:
+        hand = hands[seat]
+        danger = any(hands[s].bit_count() <= 2 for s in range(len(hands)) if s != seat)
+        c = _normal_card(hand, playable, danger, other is TAKE or other is SIT_OUT, attack)
+        if (1 << c) & SEVENS:
+            return play_action(c, _best_suit(cards_of(hand ^ (1 << c))))
+        return play_action(c)
+
+    return choose
 
 
 # --- hard: what the history tells about the hidden hands ----------------------------------------------
@@ -332,15 +356,29 @@ def standing(totals: list[int], me: int, target: int) -> float:
     return lead
 
 
+def seats_model(me: int, options: Options) -> Chooser:
+    """The playouts' players: ``me`` by ``habit`` (loose, so the search sees what its own later
+    choices could make of a position), every other seat as ``normal`` would play its hand (the
+    sampled hands are the guess; the model of how they are played should be the best one at hand)."""
+    mine, theirs = habit(options), normal_habit(options)
+
+    def choose(
+        hands: list[int], seat: int, playable: int, other: Action | None, rng: random.Random
+    ) -> Action:
+        return (mine if seat == me else theirs)(hands, seat, playable, other, rng)
+
+    return choose
+
+
 def hard(
     view: dict, legal: list[dict], rng: random.Random, history: list[dict] | None, budget: float
 ) -> dict:
-    """Playouts to the round's end on sampled deals, every seat playing by ``habit``; the best mean
+    """Playouts to the round's end on sampled deals, played as ``seats_model`` says; the best mean
     ``standing`` of the match totals after the round."""
     me = view["seat"]
     knowledge = None if history is None else Knowledge.from_history(view, history)
     sample = Sampler(view, knowledge)
-    habits = habit(sample.options)
+    model = seats_model(me, sample.options)
     target, before = sample.options.target, view["totals"]
     # The normal player's pick goes first, so it wins ties.
     favourite = normal(view, legal, rng)
@@ -350,7 +388,7 @@ def hard(
     def evaluate(base: State, index: int, rng: random.Random) -> tuple[float, int]:
         state = GAME.clone(base)
         GAME.apply(state, actions[index])
-        decisions = GAME.playout(state, rng, habits)
+        decisions = GAME.playout(state, rng, model)
         totals = [total + charge for total, charge in zip(before, state.charges, strict=True)]
         return standing(totals, me, target), decisions
 

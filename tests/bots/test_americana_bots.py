@@ -4,7 +4,16 @@ rules, and what the history lets the hard player infer."""
 import random
 
 from bots.policies import choose
-from bots.policies.americana import MATCH_WON, Knowledge, Sampler, habit, standing
+from bots.policies.americana import (
+    MATCH_WON,
+    Knowledge,
+    Sampler,
+    habit,
+    normal,
+    normal_habit,
+    seats_model,
+    standing,
+)
 from gameplay.engine import get_game
 from gameplay.engine.cards import CODES, card
 
@@ -79,6 +88,43 @@ def test_the_search_plays_its_habits_on_the_engines_rules():
             assert GAME.state_to_json(readable) == GAME.state_to_json(fast)
             checked += 1
     assert checked == 36
+
+
+def test_the_playouts_normal_plays_as_normal_does():
+    """The search's model of the other seats is ``normal`` itself: at every decision of a playout
+    the chooser picks the very action ``normal`` picks from that seat's view, and the playout
+    stays on the engine's rules."""
+    compared = 0
+    for players in (2, 3, 4):
+        for position in random_positions("americana", players, 10, seed=14):
+            fast = GAME.clone(position.state)
+            readable = GAME.clone(position.state)
+            record: list = []
+            GAME.playout(fast, random.Random(5), normal_habit(fast.options), record)
+            for action, _count in record:
+                seat = GAME.to_act(readable)
+                legal = [GAME.action_to_json(a) for a in GAME.legal_actions(readable)]
+                picked = normal(GAME.view(readable, seat), legal, random.Random(0))
+                assert GAME.action_from_json(picked) == action
+                GAME.apply(readable, action)
+                compared += 1
+            assert GAME.state_to_json(readable) == GAME.state_to_json(fast)
+    assert compared > 100
+
+
+def test_the_search_plays_its_own_seat_loosely_and_the_others_as_normal():
+    state = americana_state([["2C", "9C", "KC", "4H", "6D"], ["6H", "8D", "3S", "5S"]], ["10C"])
+    model = seats_model(1, state.options)
+    normal_choice = normal_habit(state.options)
+    clubs = (1 << card("2C")) | (1 << card("9C")) | (1 << card("KC"))
+    for seed in range(10):
+        assert model(state.hands, 0, clubs, None, random.Random(seed)) == normal_choice(
+            state.hands, 0, clubs, None, random.Random(seed)
+        )
+    # Seat 1's own moves are the habit's: sometimes the dearest card, sometimes any.
+    spades = (1 << card("3S")) | (1 << card("5S"))
+    picks = {model(state.hands, 1, spades, None, random.Random(seed)).card for seed in range(40)}
+    assert picks == {card("3S"), card("5S")}
 
 
 def test_a_habit_names_the_suit_it_holds_most():
