@@ -68,25 +68,32 @@ def test_hard_finds_the_ace_that_goes_out_in_two_moves():
     assert decide(state, "hard", budget=0.05) == {"type": "play", "card": "AH"}
 
 
+def played_out(chooser_of, *, per_size: int, seed: int, playout_seed: int):
+    """Random positions at 2, 3 and 4 players, each played out on the engine by the chooser
+    ``chooser_of`` makes: the state it reached, a copy of the start to replay the record on, the
+    record, and the decisions the playout counted."""
+    for players in (2, 3, 4):
+        for position in random_positions("americana", players, per_size, seed=seed):
+            fast = GAME.clone(position.state)
+            record: list = []
+            decisions = GAME.playout(fast, random.Random(playout_seed), chooser_of(fast.options), record)
+            yield fast, GAME.clone(position.state), record, decisions
+
+
 def test_the_search_plays_its_habits_on_the_engines_rules():
     """The hard player's playouts (the engine's, with ``habit`` choosing) make only legal moves:
     replayed through ``apply`` they reach the same end, and a seat with an ordinary card that fits
     never draws, nor takes or sits out when it can answer."""
     checked = 0
-    for players in (2, 3, 4):
-        for position in random_positions("americana", players, 12, seed=12):
-            fast = GAME.clone(position.state)
-            readable = GAME.clone(position.state)
-            record: list = []
-            decisions = GAME.playout(fast, random.Random(3), habit(fast.options), record)
-            assert decisions == len(record)
-            for action, count in record:
-                legal = GAME.legal_actions(readable)
-                assert action in legal and count == len(legal)
-                assert action.type == "play" or not [a for a in legal if a.type == "play"]
-                GAME.apply(readable, action)
-            assert GAME.state_to_json(readable) == GAME.state_to_json(fast)
-            checked += 1
+    for fast, readable, record, decisions in played_out(habit, per_size=12, seed=12, playout_seed=3):
+        assert decisions == len(record)
+        for action, count in record:
+            legal = GAME.legal_actions(readable)
+            assert action in legal and count == len(legal)
+            assert action.type == "play" or not [a for a in legal if a.type == "play"]
+            GAME.apply(readable, action)
+        assert GAME.state_to_json(readable) == GAME.state_to_json(fast)
+        checked += 1
     assert checked == 36
 
 
@@ -95,20 +102,15 @@ def test_the_playouts_normal_plays_as_normal_does():
     the chooser picks the very action ``normal`` picks from that seat's view, and the playout
     stays on the engine's rules."""
     compared = 0
-    for players in (2, 3, 4):
-        for position in random_positions("americana", players, 10, seed=14):
-            fast = GAME.clone(position.state)
-            readable = GAME.clone(position.state)
-            record: list = []
-            GAME.playout(fast, random.Random(5), normal_habit(fast.options), record)
-            for action, _count in record:
-                seat = GAME.to_act(readable)
-                legal = [GAME.action_to_json(a) for a in GAME.legal_actions(readable)]
-                picked = normal(GAME.view(readable, seat), legal, random.Random(0))
-                assert GAME.action_from_json(picked) == action
-                GAME.apply(readable, action)
-                compared += 1
-            assert GAME.state_to_json(readable) == GAME.state_to_json(fast)
+    for fast, readable, record, _decisions in played_out(normal_habit, per_size=10, seed=14, playout_seed=5):
+        for action, _count in record:
+            seat = GAME.to_act(readable)
+            legal = [GAME.action_to_json(a) for a in GAME.legal_actions(readable)]
+            picked = normal(GAME.view(readable, seat), legal, random.Random(0))
+            assert GAME.action_from_json(picked) == action
+            GAME.apply(readable, action)
+            compared += 1
+        assert GAME.state_to_json(readable) == GAME.state_to_json(fast)
     assert compared > 100
 
 
