@@ -14,6 +14,9 @@ from . import americana, classic
 LEVELS = ("easy", "normal", "hard")
 DEFAULT_BUDGET = 0.15
 """Seconds of search per hard decision on a server core (a cost model, not the clock)."""
+FULL_TABLE_BUDGET = {"americana": 0.3}
+"""A game's budget at three and four players where it differs: Americana's rounds at a full table
+turn on more hidden hands, and twice the playouts there win clearly more often (README's arena)."""
 
 _GAMES = {"americana": americana, "classic": classic}
 
@@ -33,7 +36,7 @@ def choose(
     ``game.legal_actions(state)``. ``history``: the public events (as ``apply``/``next_round``
     return them) of the match so far or of the current round/deal; only those after the last
     "dealt" event are used, and a history that does not agree with the view is ignored.
-    ``budget``: seconds of search for "hard" (default ``DEFAULT_BUDGET``).
+    ``budget``: seconds of search for "hard" (default: ``default_budget``).
     """
     if level not in LEVELS:
         raise ValueError(f"Unknown bot level {level!r}: expected one of {', '.join(LEVELS)}.")
@@ -48,4 +51,12 @@ def choose(
         return module.easy(view, legal, rng)
     if level == "normal":
         return module.normal(view, legal, rng)
-    return module.hard(view, legal, rng, history, DEFAULT_BUDGET if budget is None else budget)
+    return module.hard(view, legal, rng, history, default_budget(view) if budget is None else budget)
+
+
+def default_budget(view: dict) -> float:
+    """Hard's seconds of search at this seat's table: ``DEFAULT_BUDGET``, or the game's
+    ``FULL_TABLE_BUDGET`` at three and four players."""
+    if len(view["hand_counts"]) > 2:
+        return FULL_TABLE_BUDGET.get(view["game"], DEFAULT_BUDGET)
+    return DEFAULT_BUDGET

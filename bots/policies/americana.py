@@ -69,21 +69,30 @@ def _best_suit(hand: list[int]) -> int:
 def _normal_card(hand: int, playable: int, danger: bool, pressed: bool, attack: int) -> int:
     """``normal``'s card among ``playable`` (a mask, never empty): the dearest kind first (sevens
     kept; attacks and aces kept unless somebody is about to go out or an attack or a skip is to be
-    answered), then the card's points, then the most cards left of its suit, then the lowest."""
-    if hand.bit_count() == 1:
-        return playable.bit_length() - 1  # going out ends the round
-    chosen, best = -1, (-1, -1)
-    for c in cards_of(playable):
-        bit = 1 << c
+    answered), then the card's points, then the most cards left of its suit, then the lowest.
+
+    Called at nearly every decision of the hard player's playouts, so it walks the mask's bits in
+    place and ranks a card by one integer (its worth, then its suit's count, below 16)."""
+    if hand.bit_count() == 1 or not playable & (playable - 1):
+        return playable.bit_length() - 1  # going out ends the round; one card leaves no choice
+    chosen, best = -1, -1
+    seven_kind = 120 if danger else 10
+    attack_kind = 300 if danger or pressed else 50
+    ace_kind = 250 if danger or pressed else 45
+    cards = playable
+    while cards:
+        bit = cards & -cards
+        cards ^= bit
+        c = bit.bit_length() - 1
         if bit & SEVENS:
-            kind = 120 if danger else 10
+            kind = seven_kind
         elif bit & attack:
-            kind = 300 if danger or pressed else 50
+            kind = attack_kind
         elif bit & ACES:
-            kind = 250 if danger or pressed else 45
+            kind = ace_kind
         else:
             kind = 100
-        worth = (kind + POINTS[c], ((hand ^ bit) & SUIT_MASK[c & 3]).bit_count() if c < 52 else 0)
+        worth = (kind + POINTS[c]) * 16 + (((hand ^ bit) & SUIT_MASK[c & 3]).bit_count() if c < 52 else 0)
         if worth > best:
             chosen, best = c, worth
     return chosen
@@ -110,6 +119,16 @@ def normal(view: dict, legal: list[dict], rng: random.Random) -> dict:
     return next(a for a in options if a["suit"] == named)
 
 
+def _danger(hands: list[int], seat: int) -> bool:
+    """Whether a seat other than ``seat`` is about to go out (two cards or fewer)."""
+    for hand in hands:  # the usual answer (nobody is close), found without counting seats
+        if hand.bit_count() <= 2:
+            break
+    else:
+        return False
+    return any(other != seat and hand.bit_count() <= 2 for other, hand in enumerate(hands))
+
+
 def normal_habit(options: Options) -> Chooser:
     """``normal`` itself as a playout chooser, on the playout's masks: what a normal player at
     that seat would do."""
@@ -119,8 +138,10 @@ def normal_habit(options: Options) -> Chooser:
         hands: list[int], seat: int, playable: int, other: Action | None, rng: random.Random
     ) -> Action:
         hand = hands[seat]
-        danger = any(hands[s].bit_count() <= 2 for s in range(len(hands)) if s != seat)
-        c = _normal_card(hand, playable, danger, other is TAKE or other is SIT_OUT, attack)
+        if not playable & (playable - 1):  # one card: no need to size up the table
+            c = playable.bit_length() - 1
+        else:
+            c = _normal_card(hand, playable, _danger(hands, seat), other is TAKE or other is SIT_OUT, attack)
         if (1 << c) & SEVENS:
             return play_action(c, _best_suit(cards_of(hand ^ (1 << c))))
         return play_action(c)
@@ -314,6 +335,18 @@ class Sampler:
         )
 
 
+def _dearest(cards: int) -> int:
+    """The card of the mask with the most points, the lowest of those."""
+    chosen, best = -1, -1
+    while cards:
+        bit = cards & -cards
+        cards ^= bit
+        c = bit.bit_length() - 1
+        if POINTS[c] > best:
+            chosen, best = c, POINTS[c]
+    return chosen
+
+
 def habit(options: Options) -> Chooser:
     """``normal``'s habits, loosened, as a playout chooser for every seat: answer owed cards and
     skips whenever possible; on an ordinary turn keep sevens, twos and aces while an ordinary
@@ -327,14 +360,11 @@ def habit(options: Options) -> Chooser:
     ) -> Action:
         cards = playable
         if other is not TAKE and other is not SIT_OUT:  # an ordinary turn
-            if any(hands[s].bit_count() <= 2 for s in range(len(hands)) if s != seat):
+            if _danger(hands, seat):
                 cards = cards & (attack | ACES) or cards & plain or cards
             else:
                 cards = cards & plain or cards & ~SEVENS or cards
-        if rng.random() < 0.5:
-            c = max(cards_of(cards), key=POINTS.__getitem__)
-        else:
-            c = nth_card(cards, int(rng.random() * cards.bit_count()))
+        c = _dearest(cards) if rng.random() < 0.5 else nth_card(cards, int(rng.random() * cards.bit_count()))
         if (1 << c) & SEVENS:
             return play_action(c, _best_suit(cards_of(hands[seat] ^ (1 << c))))
         return play_action(c)
@@ -356,18 +386,15 @@ def standing(totals: list[int], me: int, target: int) -> float:
     return lead
 
 
-def seats_model(me: int, options: Options) -> Chooser:
-    """The playouts' players: ``me`` by ``habit`` (loose, so the search sees what its own later
-    choices could make of a position), every other seat as ``normal`` would play its hand (the
-    sampled hands are the guess; the model of how they are played should be the best one at hand)."""
-    mine, theirs = habit(options), normal_habit(options)
-
-    def choose(
-        hands: list[int], seat: int, playable: int, other: Action | None, rng: random.Random
-    ) -> Action:
-        return (mine if seat == me else theirs)(hands, seat, playable, other, rng)
-
-    return choose
+def seats_model(me: int, options: Options) -> list[Chooser]:
+    """The playouts' players, one chooser per seat: ``me`` by ``habit`` (loose, so the search sees what
+    its own later choices could make of a position), every other seat as ``normal`` would play its
+    hand (the sampled hands are the guess; the model of how they are played should be the best one
+    at hand)."""
+    theirs = normal_habit(options)
+    model = [theirs] * options.players
+    model[me] = habit(options)
+    return model
 
 
 def hard(

@@ -40,7 +40,7 @@ never go all the way round. The rule is still implemented as RULES.md states it
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -116,9 +116,29 @@ def mask_of(cards: list[int]) -> int:
     return mask
 
 
+_BYTE_POINTS = tuple(
+    tuple(
+        sum(POINTS[c] for c in range(8 * i, min(8 * i + 8, len(POINTS))) if byte >> (c - 8 * i) & 1)
+        for byte in range(256)
+    )
+    for i in range(7)
+)
+"""The points of the cards in each byte of a hand's mask, by the byte's place and value."""
+
+
 def hand_value(hand: int) -> int:
-    """What a hand is charged at the end of a round."""
-    return sum(POINTS[c] for c in cards_of(hand))
+    """What a hand is charged at the end of a round (every playout's end asks it of every hand: seven
+    lookups rather than a walk over the cards)."""
+    b0, b1, b2, b3, b4, b5, b6 = _BYTE_POINTS
+    return (
+        b0[hand & 255]
+        + b1[hand >> 8 & 255]
+        + b2[hand >> 16 & 255]
+        + b3[hand >> 24 & 255]
+        + b4[hand >> 32 & 255]
+        + b5[hand >> 40 & 255]
+        + b6[hand >> 48 & 255]
+    )
 
 
 # --- Options ----------------------------------------------------------------------------------------
@@ -939,24 +959,28 @@ class Americana:
         self,
         state: State,
         rng: random.Random,
-        policy: "str | Chooser" = "random",
+        policy: "str | Chooser | Sequence[Chooser]" = "random",
         record: list[tuple[Action, int]] | None = None,
     ) -> int:
         """Play the current round to its end, in place; see ``core.Game.playout``.
 
-        ``policy``: "random", "rollout" or any ``Chooser``, asked at every decision where a card
+        ``policy``: "random", "rollout", any ``Chooser``, or one ``Chooser`` per seat (a search
+        that plays its own seat otherwise than the others), asked at every decision where a card
         may go down (taking, sitting out or drawing with no card to play needs no asking). It
         asks the rulebook's two questions inline, on local variables, for speed. With ``record``
         it appends (action chosen, number of legal actions) per decision, for the tests that
         hold this path to the readable one.
         """
+        options = state.options
+        players = options.players
         choose = CHOOSERS.get(policy) if isinstance(policy, str) else policy
         if choose is None:
             raise ValueError(f"Unknown playout policy {policy!r}: expected 'random', 'rollout' or a chooser.")
+        choosers = list(choose) if isinstance(choose, Sequence) else [choose] * players
+        if len(choosers) != players:
+            raise ValueError(f"One chooser per seat: {players} expected, {len(choosers)} given.")
         if state.phase != PLAYING:
             return 0
-        options = state.options
-        players = options.players
         fit_table = options.fit_table
         draw_cards = options.draw_cards
         shuffle = state.rng.shuffle
@@ -984,7 +1008,7 @@ class Americana:
                         break
                     seat = seat + 1 if seat + 1 < players else 0
                     continue
-            action = choose(hands, seat, playable, other, rng) if playable else other
+            action = choosers[seat](hands, seat, playable, other, rng) if playable else other
             if record is not None:
                 record.append((action, _legal_count(playable, other)))
             decisions += 1

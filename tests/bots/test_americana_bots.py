@@ -117,15 +117,16 @@ def test_the_playouts_normal_plays_as_normal_does():
 def test_the_search_plays_its_own_seat_loosely_and_the_others_as_normal():
     state = americana_state([["2C", "9C", "KC", "4H", "6D"], ["6H", "8D", "3S", "5S"]], ["10C"])
     model = seats_model(1, state.options)
+    assert len(model) == 2
     normal_choice = normal_habit(state.options)
     clubs = (1 << card("2C")) | (1 << card("9C")) | (1 << card("KC"))
     for seed in range(10):
-        assert model(state.hands, 0, clubs, None, random.Random(seed)) == normal_choice(
+        assert model[0](state.hands, 0, clubs, None, random.Random(seed)) == normal_choice(
             state.hands, 0, clubs, None, random.Random(seed)
         )
     # Seat 1's own moves are the habit's: sometimes the dearest card, sometimes any.
     spades = (1 << card("3S")) | (1 << card("5S"))
-    picks = {model(state.hands, 1, spades, None, random.Random(seed)).card for seed in range(40)}
+    picks = {model[1](state.hands, 1, spades, None, random.Random(seed)).card for seed in range(40)}
     assert picks == {card("3S"), card("5S")}
 
 

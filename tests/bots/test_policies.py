@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from bots.policies import LEVELS, choose
+from bots import policies
+from bots.policies import DEFAULT_BUDGET, FULL_TABLE_BUDGET, LEVELS, choose
 
 from .positions import hidden_shuffled, random_positions
 
@@ -67,3 +68,34 @@ def test_a_history_that_does_not_fit_the_view_is_ignored():
     view, legal = positions[0].view(), positions[0].legal()
     chosen = choose(view, legal, "hard", random.Random(0), history=positions[1].history, budget=TINY)
     assert chosen in legal
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "budget"),
+    [
+        ("americana", 2, DEFAULT_BUDGET),
+        ("americana", 3, FULL_TABLE_BUDGET["americana"]),
+        ("americana", 4, FULL_TABLE_BUDGET["americana"]),
+        ("classic", 2, DEFAULT_BUDGET),
+        ("classic", 3, DEFAULT_BUDGET),
+        ("classic", 4, DEFAULT_BUDGET),
+    ],
+)
+def test_hard_searches_longer_at_a_full_americana_table(game, players, budget, monkeypatch):
+    """Without a budget of its own, hard searches for its table's: twice as long in Americana at three
+    and four players; a caller's budget (the arena's, a test's) stands as given."""
+    assert FULL_TABLE_BUDGET["americana"] == 2 * DEFAULT_BUDGET
+    searched: list[float] = []
+    module = getattr(policies, game)
+    real = module.hard
+
+    def hard(view, legal, rng, history, budget):
+        searched.append(budget)
+        return real(view, legal, rng, history, TINY)
+
+    monkeypatch.setattr(module, "hard", hard)
+    position = next(random_positions(game, players, 1, seed=6))
+    view, legal = position.view(), position.legal()
+    choose(view, legal, "hard", random.Random(0))
+    choose(view, legal, "hard", random.Random(0), budget=0.05)
+    assert searched == [budget, 0.05]

@@ -6,7 +6,19 @@ import random
 import pytest
 
 from gameplay.engine import IllegalAction, get_game
-from gameplay.engine.americana import DRAW, GAME, SIT_OUT, TAKE, Action, Options, play_action
+from gameplay.engine.americana import (
+    DRAW,
+    GAME,
+    POINTS,
+    SIT_OUT,
+    TAKE,
+    Action,
+    Options,
+    cards_of,
+    hand_value,
+    play_action,
+    rollout_choice,
+)
 from gameplay.engine.cards import CODES
 from tests.engine.test_americana_rules import deal
 
@@ -219,3 +231,34 @@ class TestLifecycle:
     def test_unknown_playout_policy(self):
         with pytest.raises(ValueError, match="policy"):
             GAME.playout(GAME.new_match(GAME.options_from_json({}), 1), random.Random(1), "greedy")
+
+    def test_a_playout_asks_each_seat_its_own_chooser(self):
+        """One chooser per seat: every decision of seat ``s`` goes to chooser ``s``, and the round
+        ends as it does with the same choosers given as one (they choose alike)."""
+        state = GAME.new_match(GAME.options_from_json({"players": 3}), 6)
+        asked: list[tuple[int, int]] = []
+
+        def chooser_of(number: int):
+            def choose(hands, seat, playable, other, rng):
+                asked.append((number, seat))
+                return rollout_choice(hands, seat, playable, other, rng)
+
+            return choose
+
+        per_seat = GAME.clone(state)
+        GAME.playout(per_seat, random.Random(3), [chooser_of(seat) for seat in range(3)])
+        assert asked and all(number == seat for number, seat in asked)
+        assert {seat for _number, seat in asked} == {0, 1, 2}
+        GAME.playout(state, random.Random(3), "rollout")
+        assert GAME.state_to_json(per_seat) == GAME.state_to_json(state)
+
+    def test_a_playout_needs_a_chooser_for_every_seat(self):
+        state = GAME.new_match(GAME.options_from_json({"players": 3}), 6)
+        with pytest.raises(ValueError, match="One chooser per seat"):
+            GAME.playout(state, random.Random(1), [rollout_choice, rollout_choice])
+
+
+def test_a_hand_is_charged_the_points_of_its_cards():
+    rng = random.Random(8)
+    for hand in [0, (1 << 54) - 1, *(rng.getrandbits(54) for _ in range(2000))]:
+        assert hand_value(hand) == sum(POINTS[c] for c in cards_of(hand))
