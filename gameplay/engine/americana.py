@@ -116,13 +116,16 @@ def mask_of(cards: list[int]) -> int:
     return mask
 
 
-_BYTE_POINTS = tuple(
-    tuple(
-        sum(POINTS[c] for c in range(8 * i, min(8 * i + 8, len(POINTS))) if byte >> (c - 8 * i) & 1)
-        for byte in range(256)
-    )
-    for i in range(7)
-)
+def _byte_points(first: int) -> tuple[int, ...]:
+    """The points of the cards ``first`` to ``first + 7`` held, for each of the 256 bytes saying which."""
+    points = [0] * 256
+    for byte in range(1, 256):
+        c = first + (byte & -byte).bit_length() - 1
+        points[byte] = points[byte & (byte - 1)] + (POINTS[c] if c < len(POINTS) else 0)
+    return tuple(points)
+
+
+_BYTE_POINTS = tuple(_byte_points(8 * i) for i in range(7))
 """The points of the cards in each byte of a hand's mask, by the byte's place and value."""
 
 

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from bots import policies
-from bots.policies import DEFAULT_BUDGET, FULL_TABLE_BUDGET, LEVELS, choose
+from bots.policies import DEFAULT_BUDGET, LEVELS, TABLE_BUDGETS, choose
 
 from .positions import hidden_shuffled, random_positions
 
@@ -74,17 +74,17 @@ def test_a_history_that_does_not_fit_the_view_is_ignored():
     ("game", "players", "budget"),
     [
         ("americana", 2, DEFAULT_BUDGET),
-        ("americana", 3, FULL_TABLE_BUDGET["americana"]),
-        ("americana", 4, FULL_TABLE_BUDGET["americana"]),
+        ("americana", 3, 2 * DEFAULT_BUDGET),
+        ("americana", 4, DEFAULT_BUDGET),
         ("classic", 2, DEFAULT_BUDGET),
         ("classic", 3, DEFAULT_BUDGET),
         ("classic", 4, DEFAULT_BUDGET),
     ],
 )
-def test_hard_searches_longer_at_a_full_americana_table(game, players, budget, monkeypatch):
-    """Without a budget of its own, hard searches for its table's: twice as long in Americana at three
-    and four players; a caller's budget (the arena's, a test's) stands as given."""
-    assert FULL_TABLE_BUDGET["americana"] == 2 * DEFAULT_BUDGET
+def test_hard_searches_twice_as_long_at_a_three_player_americana_table(game, players, budget, monkeypatch):
+    """Without a budget of its own, hard searches for its table's: twice as long in three-player
+    Americana (``TABLE_BUDGETS``); a caller's budget (the arena's, a test's) stands as given."""
+    assert TABLE_BUDGETS == {("americana", 3): 2 * DEFAULT_BUDGET}
     searched: list[float] = []
     module = getattr(policies, game)
     real = module.hard

@@ -47,8 +47,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--decisions", type=int, default=60, help="Bot decisions to time per level and game."
         )
+        parser.add_argument(
+            "--players",
+            type=int,
+            choices=(2, 3, 4),
+            default=4,
+            help="The size of the tables bots are timed at.",
+        )
 
-    def handle(self, *args, url: str, starts: int, decisions: int, **options) -> None:
+    def handle(self, *args, url: str, starts: int, decisions: int, players: int, **options) -> None:
         from playwright.sync_api import expect, sync_playwright
 
         self.expect = expect
@@ -66,7 +73,7 @@ class Command(BaseCommand):
             self.offline_starts(context, page, starts)
             context.set_offline(False)
             if decisions:
-                self.decision_times(page, decisions)
+                self.decision_times(page, decisions, players)
             browser.close()
 
     def ready(self, page) -> None:
@@ -156,16 +163,17 @@ class Command(BaseCommand):
         if phases:
             self.stdout.write("  the worker's start, from and ms per phase: " + "; ".join(phases))
 
-    def decision_times(self, page, decisions: int) -> None:
+    def decision_times(self, page, decisions: int, players: int) -> None:
         for game in ("americana", "classic"):
             for level in LEVELS:
-                times = self.play_for_decisions(page, game, level, decisions)
+                times = self.play_for_decisions(page, game, level, decisions, players)
                 self.stdout.write(
-                    f"{game} bot decision in the worker, {level}: p50 {percentile(times, 0.5):.1f} ms, "
+                    f"{game} bot decision in the worker, {players} players, {level}: "
+                    f"p50 {percentile(times, 0.5):.1f} ms, "
                     f"p95 {percentile(times, 0.95):.1f} ms, max {max(times):.1f} ms ({len(times)} decisions)"
                 )
 
-    def play_for_decisions(self, page, game: str, level: str, wanted: int) -> list[float]:
+    def play_for_decisions(self, page, game: str, level: str, wanted: int, players: int) -> list[float]:
         page.evaluate(
             "() => { window.practiceDecisions = []; "
             "localStorage.removeItem(practiceRecords.key('current')); }"
@@ -173,7 +181,7 @@ class Command(BaseCommand):
         page.reload()
         self.ready(page)
         page.locator(f'input[name="game"][value="{game}"]').check()
-        page.locator(f"#id_{game}_players").select_option("4")
+        page.locator(f"#id_{game}_players").select_option(str(players))
         page.locator("#id_bot_level").select_option(level)
         page.locator("#id_fast_bots").check()
         page.get_by_test_id("practice-start").click()
