@@ -12,7 +12,7 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 
 from django.utils import translation
 from django.utils.translation import gettext_noop
@@ -41,6 +41,8 @@ class SharedTable:
     fragments: dict[tuple, str] = field(default_factory=dict)
     told: dict[str, dict] = field(default_factory=dict)
     """By language: what every viewer's screen tells alike (``Presenter.screen``'s ``common``)."""
+    events: dict[tuple[str, int], list[dict]] = field(default_factory=dict)
+    """By language and how many moves back: the moves' events as every viewer is told them."""
     after_move: bool = False
     """Built from a move this process made mid-round (``SharedTables.advance``): the screens it makes
     read only what the read holds, never the database, so they may be rendered on the event loop."""
@@ -48,6 +50,11 @@ class SharedTable:
     @property
     def version(self) -> int:
         return self.snapshot.version if self.snapshot else 0
+
+    @cached_property
+    def positions(self) -> dict[int, int]:
+        """Each seated person's seat, by user id: every viewer's update and every move asks."""
+        return {seat.user_id: seat.position for seat in self.table.seats.all() if seat.user_id is not None}
 
 
 class SharedTables:
@@ -343,7 +350,7 @@ class TableConsumer(CountedSocket, LiveConsumer):
         user = self.scope["user"]
         if not table_selectors.may_watch(table=shared.table, user=user):
             return False
-        self.seat = self.seat_shown = self._seat_at(shared.table)
+        self.seat = self.seat_shown = self._seat_at(shared)
         return True
 
     @property
@@ -351,9 +358,10 @@ class TableConsumer(CountedSocket, LiveConsumer):
         """Where this connection counts: its seat's presence, or the table's watchers."""
         return self.seat if self.seat is not None else presence.WATCHERS
 
-    def _seat_at(self, table: Table) -> int | None:
-        seat = table_selectors.seat_of(table=table, user=self.scope["user"])
-        return seat.position if seat is not None else None
+    def _seat_at(self, shared: SharedTable) -> int | None:
+        """The seat this connection's user holds at the table as ``shared`` has it (None: watching)."""
+        user = self.scope["user"]
+        return shared.positions.get(user.pk) if user.is_authenticated else None
 
     async def clean_up(self) -> None:
         """Undo what ``connect`` did, once, each step whatever became of the others."""
@@ -420,7 +428,7 @@ class TableConsumer(CountedSocket, LiveConsumer):
     def _changed_fragments(self, shared: SharedTable) -> str:
         table, snapshot = shared.table, shared.snapshot
         self.shown_version = shared.version
-        self.seat_shown = self._seat_at(table)
+        self.seat_shown = self._seat_at(shared)
         if snapshot is None or snapshot.version == 0:
             # The waiting room; at the start, a waiting room still open in a tab learns from it to reload.
             room = self.render("tables/detail.html#room", room_context(table, self.scope))
@@ -435,23 +443,27 @@ class TableConsumer(CountedSocket, LiveConsumer):
             self.render,
             context,
             sent=self.sent,
-            events=self._events_since(snapshot, screen.names),
+            events=self._events_since(shared, screen.names),
             shared=shared.fragments,
             language=self.language,
         )
         return room + "".join(fragments)
 
-    def _events_since(self, snapshot: selectors.TableSnapshot, names: list[str]) -> list[dict]:
+    def _events_since(self, shared: SharedTable, names: list[str]) -> list[dict]:
         """The public events of the moves made since this page was last sent the table, each with its
         line of the log. None on a page's first frame, in another match, or when more moves went by
         than the log holds: the page then shows the table as it stands, without motion."""
+        snapshot = shared.snapshot
         shown, self.shown_move = self.shown_move, (snapshot.match.pk, snapshot.last_seq)
         if shown is None or shown[0] != snapshot.match.pk:
             return []
         new = snapshot.last_seq - shown[1]
         if not 0 < new <= len(snapshot.recent_moves):
             return []
-        return frames.told_events(snapshot.recent_moves[-new:], names)
+        key = (self.language, new)
+        if key not in shared.events:
+            shared.events[key] = frames.told_events(snapshot.recent_moves[-new:], names)
+        return shared.events[key]
 
     def refusal_text(self, refusal: services.ActionRefused) -> str:
         """The notice saying why a frame was refused, in this connection's language."""
@@ -472,7 +484,7 @@ class TableConsumer(CountedSocket, LiveConsumer):
         """The frame's move made, or why not (read in this connection's language by ``explain``)."""
         user = self.scope["user"]
         shared = SHARED_TABLES.latest(self.table_id)
-        seat = table_selectors.seat_of(table=shared.table, user=user) if shared is not None else None
+        seat = self._seat_at(shared) if shared is not None else None
         if seat is None:  # the seat this page was shown is no longer theirs
             return watching()
         if shared.snapshot is None:
@@ -481,12 +493,12 @@ class TableConsumer(CountedSocket, LiveConsumer):
             return frame
         match_id = shared.snapshot.match.pk
         if frame.action is None:
-            services.seat_reclaim(match_id=match_id, seat=seat.position)
+            services.seat_reclaim(match_id=match_id, seat=seat)
             return None
         try:
             services.act(
                 match_id=match_id,
-                seat=seat.position,
+                seat=seat,
                 action=frame.action,
                 actor=Move.Actor.PLAYER,
                 expected_version=frame.version,

@@ -6,8 +6,11 @@ Pyodide in the browser) both send these, so the page cannot tell one from the ot
 presenters and the standard library only: the template engine comes in as ``render``.
 """
 
+import html
 import json
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -29,15 +32,57 @@ LoggedMove = tuple[int | None, Sequence[dict]]
 """A move as the log tells it: the seat a bot stood in for (None if the seat acted itself), its events."""
 
 
+class MarkupMemo:
+    """Markup already rendered, by template, language and the ``repr`` of each value it was given.
+
+    A table's update renders every viewer's opponents, hand and score sheet, yet from one move to
+    the next most of those pieces are the same for every viewer: the seat that did not move, the
+    cards still in hand, the sheet until a round ends. The pieces' templates read only the values
+    passed to them (and the language), and those values are plain dataclasses, strings and numbers
+    whose ``repr`` says everything they hold, so equal reprs mean equal markup."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[tuple[str, ...], str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def render(self, render: Render, template_name: str, values: dict, language: str) -> str:
+        key = (template_name, language, *(f"{name}={value!r}" for name, value in values.items()))
+        with self.lock:
+            html = self.entries.get(key)
+            if html is not None:
+                self.entries.move_to_end(key)
+                return html
+        html = render(template_name, values)
+        with self.lock:
+            self.entries[key] = html
+            if len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+        return html
+
+
+MARKUP = MarkupMemo(size=2048)
+"""A few megabytes at most: an entry (its key and markup) is about a kilobyte for a tile or a hand,
+up to ten for a long score sheet, of which a process holds few."""
+
+
+@dataclass(frozen=True)
+class TopBar:
+    """What the table's top bar shows (``table.html#topbar`` reads it as ``screen``): the same for
+    every viewer, and the same from one move to the next until a deal's points or the sheet change."""
+
+    title: str
+    subtitle: str
+    names: list[str]
+    captured: list[int]
+    sheet: object
+
+
 def shared_key(name: str, screen: Screen) -> tuple | None:
-    """What a fragment depends on beyond the table's version and the language, when every viewer
+    """What ``center`` depends on beyond the table's version and the language, when every viewer
     with the same key sees the same markup; None for fragments made for one viewer only."""
-    if name in ("topbar", "log", "notice"):
-        return ()
     if name == "center":
         return (screen.aimed_text, screen.holder_text)
-    if name == "outcome" and not screen.on_show:
-        return ()  # nothing on show while a round is played
     return None
 
 
@@ -77,14 +122,13 @@ def play_fragments(
     *,
     sent: dict[str, str],
     events: list[dict],
+    language: str,
     shared: dict[tuple, str] | None = None,
-    language: str = "",
 ) -> list[str]:
     """The fragments of the table that differ from what this viewer was last ``sent`` (which is
-    updated), preceded by the events partial when there are ``events``. ``shared`` caches the
-    fragments every viewer of the same version sees alike, per ``language`` (the viewers of one
+    updated), preceded by the events partial when there are ``events``, all in ``language``.
+    ``shared`` caches the fragments every viewer of the same version sees alike (the viewers of one
     move are told the same events, too)."""
-    screen: Screen = context["screen"]
     parts = []
     if events:
         told = json.dumps(events)
@@ -92,20 +136,83 @@ def play_fragments(
         parts.append(_rendered(render, "gameplay/table.html#events", {"events": told}, shared, key))
     for name in PLAY_FRAGMENTS:
         if name == "hand":
-            parts.extend(_hand_fragments(render, context, sent=sent))
+            parts.extend(_hand_fragments(render, context, sent=sent, shared=shared, language=language))
             continue
-        key = shared_key(name, screen)
-        html = _rendered(
-            render,
-            f"gameplay/table.html#{name}",
-            context,
-            shared,
-            None if key is None else (name, language, *key),
-        )
+        html = _fragment(render, name, context, shared, language)
         if sent.get(name) != html:
             sent[name] = html
             parts.append(html)
     return parts
+
+
+def _fragment(
+    render: Render, name: str, context: dict, shared: dict[tuple, str] | None, language: str
+) -> str:
+    """One fragment of the table, rendered once for all who see it alike: the top bar, the empty
+    notice and (while a round is played) the empty outcome until what they show changes, the log and
+    the centre once per version, the opponents from tiles kept from move to move."""
+    screen: Screen = context["screen"]
+    if name == "opponents":
+        return _opponents(render, screen, language)
+    if name == "topbar":
+        top = TopBar(screen.title, screen.subtitle, screen.names, screen.captured, screen.sheet)
+        return MARKUP.render(render, "gameplay/table.html#topbar", {"screen": top}, language)
+    if name == "log":
+        return _log(render, screen, shared, language)
+    if name == "notice":
+        return MARKUP.render(render, "gameplay/table.html#notice", {"notice": context["notice"]}, language)
+    if name == "outcome" and not screen.on_show:
+        return MARKUP.render(render, "gameplay/table.html#outcome", {}, language)
+    key = shared_key(name, screen)
+    return _rendered(
+        render,
+        f"gameplay/table.html#{name}",
+        context,
+        shared,
+        None if key is None else (name, language, *key),
+    )
+
+
+LOG_END = "\n</ol>\n"
+"""How ``table.html#log`` ends, after its lines."""
+
+
+def _log(render: Render, screen: Screen, shared: dict[tuple, str] | None, language: str) -> str:
+    """``table.html#log`` put together from its opening and its lines (escaped as the template
+    would), once per version for every viewer."""
+    key = ("log", language)
+    if shared is not None and key in shared:
+        return shared[key]
+    opening = MARKUP.render(render, "gameplay/table.html#log-open", {}, language)
+    lines = "".join(f"<li>{html.escape(line)}</li>" for line in screen.log)
+    markup = opening + lines + LOG_END
+    if shared is not None:
+        shared[key] = markup
+    return markup
+
+
+OPPONENTS_END = "\n</ul>\n"
+"""How ``table.html#opponents`` ends, after its tiles."""
+
+
+def _opponents(render: Render, screen: Screen, language: str) -> str:
+    """``table.html#opponents`` put together from its opening and its tiles, each rendered once
+    for every viewer and every move that shows it alike: a seat's tile is the same for everyone
+    (and for the next move, unless the seat moved or is to move), only their order is the viewer's."""
+    tiles = [
+        MARKUP.render(render, "gameplay/_opponent.html", {"s": seat, "hit": screen.hit}, language)
+        for seat in screen.opponents
+    ]
+    opening = MARKUP.render(render, "gameplay/table.html#opponents-open", {}, language)
+    return opening + "".join(tiles) + OPPONENTS_END
+
+
+def turn_key(screen: Screen) -> tuple:
+    """Everything ``table.html#turn`` shows besides the version: one rendering serves every viewer of
+    a version with the same key (every seat but the one to act, say)."""
+    me = screen.me
+    mine = (me.taken_over if me else None, screen.hit if screen.my_turn else "")
+    return (me is not None, screen.my_turn, screen.to_act, screen.to_act_name, screen.deadline, *mine)
 
 
 def hand_shape(screen: Screen) -> str:
@@ -116,11 +223,14 @@ def hand_shape(screen: Screen) -> str:
     return repr((*shown, screen.play_label, screen.buttons))
 
 
-def _hand_fragments(render: Render, context: dict, *, sent: dict[str, str]) -> list[str]:
+def _hand_fragments(
+    render: Render, context: dict, *, sent: dict[str, str], shared: dict[tuple, str] | None, language: str
+) -> list[str]:
     """The hand, or only its turn line when nothing else of it changed. The line (whose turn it is, the
     clock, the version a move is made against) changes with every move; the cards and buttons only
     for the seats a move concerns, so the others' hands are neither rendered nor sent again."""
-    turn = render("gameplay/table.html#turn", context)
+    key = ("turn", language, *turn_key(context["screen"]))
+    turn = _rendered(render, "gameplay/table.html#turn", context, shared, key)
     shape = hand_shape(context["screen"])
     if sent.get("hand") != shape:
         sent["hand"], sent["turn"] = shape, turn

@@ -7,6 +7,7 @@ score sheet. The only other use of the state is the seat's own legal actions.
 
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cached_property
 
 from django.db.models import OuterRef, QuerySet, Subquery
 
@@ -51,6 +52,11 @@ class TableSnapshot:
     @property
     def version(self) -> int:
         return self.match.version
+
+    @cached_property
+    def players(self) -> list["Player"]:
+        """Who holds each seat, once for every screen of this version."""
+        return players(self.seats)
 
 
 LOGGED = ("seq", "seat", "actor", "events")
@@ -176,7 +182,7 @@ def table_screen(snapshot: TableSnapshot, user, *, common: dict | None = None) -
     ``common``: what the screens of the same version share in the active language (``Presenter.screen``)."""
     table, match, state = snapshot.table, snapshot.match, snapshot.state
     game = get_game(match.game)
-    seated = players(snapshot.seats)
+    seated = snapshot.players
     my_seat = next(
         (s.position for s in snapshot.seats if user.is_authenticated and s.user_id == user.pk), None
     )

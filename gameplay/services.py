@@ -226,22 +226,37 @@ def _seats(match: Match) -> dict[int, scheduling.SeatToAct]:
     }
 
 
+MATCH_FIELDS = Match._meta.concrete_fields
 LOCK_PLAYING = f"""
 WITH locked_table AS MATERIALIZED (
     SELECT t.id FROM {Table._meta.db_table} t JOIN {Match._meta.db_table} m ON m.table_id = t.id
     WHERE m.id = %s FOR UPDATE OF t
 )
-SELECT m.* FROM {Match._meta.db_table} m JOIN locked_table ON locked_table.id = m.table_id
+SELECT {", ".join(f"m.{field.column}" for field in MATCH_FIELDS)}
+FROM {Match._meta.db_table} m JOIN locked_table ON locked_table.id = m.table_id
 WHERE m.id = %s FOR UPDATE OF m
 """
 """The table's row and the match's, locked in one round trip and in the site's order: the match's
 row is locked as the statement's result comes out, which needs the table's row locked first."""
 
 
+def _match_from_row(row: tuple) -> Match:
+    """The match a row of ``LOCK_PLAYING`` holds, as the ORM would have built it (each JSON column
+    read as its field reads it), without a raw queryset's per-query set-up on every move."""
+    values = [
+        field.from_db_value(value, None, connection) if hasattr(field, "from_db_value") else value
+        for field, value in zip(MATCH_FIELDS, row, strict=True)
+    ]
+    return Match.from_db(connection.alias, [field.attname for field in MATCH_FIELDS], values)
+
+
 def _lock_playing(match_id: int) -> Match:
     """The running match, locked in the site's order: its table's row first, then the match's."""
     if connection.vendor == "postgresql":
-        match = next(iter(Match.objects.raw(LOCK_PLAYING, [match_id, match_id])), None)
+        with connection.cursor() as cursor:
+            cursor.execute(LOCK_PLAYING, [match_id, match_id])
+            row = cursor.fetchone()
+        match = None if row is None else _match_from_row(row)
     else:  # SQLite (embedded): no row locks, a write transaction holds the whole database
         match = Match.objects.filter(pk=match_id).first()
     if match is None:

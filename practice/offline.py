@@ -246,7 +246,11 @@ class PracticeTable:
         moved, self.unsent_moves = self.unsent_moves, 0
         with translation.override(self.language):
             events = frames.told_events(self.log[-moved:], context["screen"].names) if moved else []
-            return "".join(frames.play_fragments(render_to_string, context, sent=self.sent, events=events))
+            return "".join(
+                frames.play_fragments(
+                    render_to_string, context, sent=self.sent, events=events, language=self.language
+                )
+            )
 
     def _notice(self, refusal: frames.ActionRefused) -> str:
         with translation.override(self.language):
