@@ -78,14 +78,6 @@ class TopBar:
     sheet: object
 
 
-def shared_key(name: str, screen: Screen) -> tuple | None:
-    """What ``center`` depends on beyond the table's version and the language, when every viewer
-    with the same key sees the same markup; None for fragments made for one viewer only."""
-    if name == "center":
-        return (screen.aimed_text, screen.holder_text)
-    return None
-
-
 def notice_fragment(render: Render, notice: str, *, sent: dict[str, str]) -> str:
     """The table's notice (why a move was refused), noted as what this viewer was last ``sent``."""
     html = render("gameplay/table.html#notice", {"notice": notice})
@@ -163,14 +155,10 @@ def _fragment(
         return MARKUP.render(render, "gameplay/table.html#notice", {"notice": context["notice"]}, language)
     if name == "outcome" and not screen.on_show:
         return MARKUP.render(render, "gameplay/table.html#outcome", {}, language)
-    key = shared_key(name, screen)
-    return _rendered(
-        render,
-        f"gameplay/table.html#{name}",
-        context,
-        shared,
-        None if key is None else (name, language, *key),
-    )
+    # The centre says the same to every viewer but where it names the one reading (an aimed draw,
+    # the trick's holder); what is left (the outcome on show) is made for one viewer only.
+    key = (name, language, screen.aimed_text, screen.holder_text) if name == "center" else None
+    return _rendered(render, f"gameplay/table.html#{name}", context, shared, key)
 
 
 LOG_END = "\n</ol>\n"

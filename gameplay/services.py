@@ -240,14 +240,19 @@ WHERE m.id = %s FOR UPDATE OF m
 row is locked as the statement's result comes out, which needs the table's row locked first."""
 
 
+MATCH_ATTNAMES = [field.attname for field in MATCH_FIELDS]
+MATCH_READERS = [getattr(field, "from_db_value", None) for field in MATCH_FIELDS]
+"""How each column of ``LOCK_PLAYING`` is read, as its field reads it (the JSON ones); None: as it comes."""
+
+
 def _match_from_row(row: tuple) -> Match:
-    """The match a row of ``LOCK_PLAYING`` holds, as the ORM would have built it (each JSON column
-    read as its field reads it), without a raw queryset's per-query set-up on every move."""
+    """The match a row of ``LOCK_PLAYING`` holds, as the ORM would have built it, without a raw
+    queryset's per-query set-up on every move."""
     values = [
-        field.from_db_value(value, None, connection) if hasattr(field, "from_db_value") else value
-        for field, value in zip(MATCH_FIELDS, row, strict=True)
+        value if read is None else read(value, None, connection)
+        for read, value in zip(MATCH_READERS, row, strict=True)
     ]
-    return Match.from_db(connection.alias, [field.attname for field in MATCH_FIELDS], values)
+    return Match.from_db(connection.alias, MATCH_ATTNAMES, values)
 
 
 def _lock_playing(match_id: int) -> Match:
