@@ -13,12 +13,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from .engine.core import gettext_noop, render_reason
 from .engine.step import NOT_A_MOVE
 from .games import words
 from .games.narration import describe
-from .games.screen import Screen
+from .games.screen import Screen, SeatInfo
 
 PLAY_FRAGMENTS = ("topbar", "opponents", "center", "hand", "log", "outcome", "notice")
 MOTION_KEYS = ("type", "seat", "card", "count", "cuts", "cards")
@@ -46,8 +47,12 @@ class MarkupMemo:
         self.entries: OrderedDict[tuple[str, ...], str] = OrderedDict()
         self.lock = threading.Lock()
 
-    def render(self, render: Render, template_name: str, values: dict, language: str) -> str:
-        key = (template_name, language, *(f"{name}={value!r}" for name, value in values.items()))
+    def render(
+        self, render: Render, template_name: str, values: dict, language: str, *, key: tuple = ()
+    ) -> str:
+        """``key``, when given, stands for the ``repr`` of the values: everything of them the template
+        reads, cheaper to make where a piece is looked up many times per update (a hand's cards)."""
+        key = (template_name, language, *(key or (f"{name}={value!r}" for name, value in values.items())))
         with self.lock:
             html = self.entries.get(key)
             if html is not None:
@@ -97,15 +102,20 @@ def told_events(moves: Sequence[LoggedMove], names: list[str]) -> list[dict]:
     return told
 
 
+def _once(shared: dict[tuple, str] | None, key: tuple | None, make: Callable[[], str]) -> str:
+    """``make()``, or what it made for another viewer's update of the same version (``shared``)."""
+    if shared is None or key is None:
+        return make()
+    if key not in shared:
+        shared[key] = make()
+    return shared[key]
+
+
 def _rendered(
     render: Render, template: str, context: dict, shared: dict[tuple, str] | None, key: tuple | None
 ) -> str:
     """``template`` rendered, or taken from ``shared`` where another viewer's update rendered it."""
-    if shared is None or key is None:
-        return render(template, context)
-    if key not in shared:
-        shared[key] = render(template, context)
-    return shared[key]
+    return _once(shared, key, lambda: render(template, context))
 
 
 def play_fragments(
@@ -145,10 +155,11 @@ def _fragment(
     the centre once per version, the opponents from tiles kept from move to move."""
     screen: Screen = context["screen"]
     if name == "opponents":
-        return _opponents(render, screen, language)
+        return _opponents(render, screen, shared, language)
     if name == "topbar":
         top = TopBar(screen.title, screen.subtitle, screen.names, screen.captured, screen.sheet)
-        return MARKUP.render(render, "gameplay/table.html#topbar", {"screen": top}, language)
+        topbar = partial(MARKUP.render, render, "gameplay/table.html#topbar", {"screen": top}, language)
+        return _once(shared, ("topbar", language), topbar)
     if name == "log":
         return _log(render, screen, shared, language)
     if name == "notice":
@@ -168,31 +179,31 @@ LOG_END = "\n</ol>\n"
 def _log(render: Render, screen: Screen, shared: dict[tuple, str] | None, language: str) -> str:
     """``table.html#log`` put together from its opening and its lines (escaped as the template
     would), once per version for every viewer."""
-    key = ("log", language)
-    if shared is not None and key in shared:
-        return shared[key]
-    opening = MARKUP.render(render, "gameplay/table.html#log-open", {}, language)
-    lines = "".join(f"<li>{html.escape(line)}</li>" for line in screen.log)
-    markup = opening + lines + LOG_END
-    if shared is not None:
-        shared[key] = markup
-    return markup
+
+    def joined() -> str:
+        opening = MARKUP.render(render, "gameplay/table.html#log-open", {}, language)
+        return opening + "".join(f"<li>{html.escape(line)}</li>" for line in screen.log) + LOG_END
+
+    return _once(shared, ("log", language), joined)
 
 
 OPPONENTS_END = "\n</ul>\n"
 """How ``table.html#opponents`` ends, after its tiles."""
 
 
-def _opponents(render: Render, screen: Screen, language: str) -> str:
-    """``table.html#opponents`` put together from its opening and its tiles, each rendered once
-    for every viewer and every move that shows it alike: a seat's tile is the same for everyone
-    (and for the next move, unless the seat moved or is to move), only their order is the viewer's."""
-    tiles = [
-        MARKUP.render(render, "gameplay/_opponent.html", {"s": seat, "hit": screen.hit}, language)
-        for seat in screen.opponents
-    ]
+def _opponents(render: Render, screen: Screen, shared: dict[tuple, str] | None, language: str) -> str:
+    """``table.html#opponents`` put together from its opening and its tiles. A seat's tile is the same
+    for every viewer of a version but for whether it is the viewer's partner (and for the next move,
+    unless the seat moved or is to move): each is taken from the version's pieces, else from those
+    kept from move to move; only their order is the viewer's."""
+
+    def tile(seat: SeatInfo) -> str:
+        values = {"s": seat, "hit": screen.hit}
+        key = ("tile", language, seat.position, seat.is_partner)
+        return _once(shared, key, partial(MARKUP.render, render, "gameplay/_opponent.html", values, language))
+
     opening = MARKUP.render(render, "gameplay/table.html#opponents-open", {}, language)
-    return opening + "".join(tiles) + OPPONENTS_END
+    return opening + "".join(tile(seat) for seat in screen.opponents) + OPPONENTS_END
 
 
 def turn_key(screen: Screen) -> tuple:
@@ -203,6 +214,42 @@ def turn_key(screen: Screen) -> tuple:
     return (me is not None, screen.my_turn, screen.to_act, screen.to_act_name, screen.deadline, *mine)
 
 
+@dataclass(frozen=True)
+class TurnSeat:
+    """What the turn line reads of the viewer's seat."""
+
+    taken_over: bool
+
+
+@dataclass(frozen=True)
+class TurnLine:
+    """What ``table.html#turn`` reads of the screen (as ``screen``). Rendered without its version
+    (``UNVERSIONED``), which is put in afterwards: the same line comes back every few moves (whose
+    turn it is goes round the table), so it is rendered once and kept."""
+
+    me: TurnSeat | None
+    my_turn: bool
+    hit: str
+    to_act: int | None
+    to_act_name: str
+    deadline: str | None
+    version: int = -1
+
+
+UNVERSIONED = 'name="version" value="-1"'
+"""The turn line's version field as ``TurnLine`` renders it: no name or text on the line can read
+so, their quotes being escaped."""
+
+
+def turn_line(render: Render, screen: Screen, language: str) -> str:
+    """``table.html#turn`` for ``screen``, from the line kept for its ``turn_key``."""
+    me = TurnSeat(screen.me.taken_over) if screen.me else None
+    hit = screen.hit if screen.my_turn else ""
+    line = TurnLine(me, screen.my_turn, hit, screen.to_act, screen.to_act_name, screen.deadline)
+    markup = MARKUP.render(render, "gameplay/table.html#turn", {"screen": line}, language)
+    return markup.replace(UNVERSIONED, f'name="version" value="{int(screen.version)}"', 1)
+
+
 def hand_shape(screen: Screen) -> str:
     """Everything the hand's markup shows but its turn line, in one string: the same shape, the same
     markup (for one viewer, whose language does not change)."""
@@ -211,18 +258,44 @@ def hand_shape(screen: Screen) -> str:
     return repr((*shown, screen.play_label, screen.buttons))
 
 
+@dataclass(frozen=True)
+class HandHolder:
+    name: str
+
+
+@dataclass(frozen=True)
+class HandOpening:
+    """What the hand's opening tag (``table.html#hand-open``) reads of the screen (as ``screen``)."""
+
+    match_id: int | None
+    me: HandHolder | None
+
+
+HAND_END = "</form>\n"
+"""How ``table.html#hand`` ends, after its body."""
+
+
+def _hand(render: Render, context: dict, turn: str, language: str) -> str:
+    """``table.html#hand`` put together from its opening (the same on every update of a seat), the turn
+    line already made, and its body: only the body is rendered for this viewer."""
+    screen: Screen = context["screen"]
+    opening = HandOpening(screen.match_id, HandHolder(screen.me.name) if screen.me else None)
+    head = MARKUP.render(render, "gameplay/table.html#hand-open", {"screen": opening}, language)
+    return head + turn + render("gameplay/table.html#hand-body", context) + HAND_END
+
+
 def _hand_fragments(
     render: Render, context: dict, *, sent: dict[str, str], shared: dict[tuple, str] | None, language: str
 ) -> list[str]:
     """The hand, or only its turn line when nothing else of it changed. The line (whose turn it is, the
     clock, the version a move is made against) changes with every move; the cards and buttons only
     for the seats a move concerns, so the others' hands are neither rendered nor sent again."""
-    key = ("turn", language, *turn_key(context["screen"]))
-    turn = _rendered(render, "gameplay/table.html#turn", context, shared, key)
-    shape = hand_shape(context["screen"])
+    screen: Screen = context["screen"]
+    turn = _once(shared, ("turn", language, *turn_key(screen)), lambda: turn_line(render, screen, language))
+    shape = hand_shape(screen)
     if sent.get("hand") != shape:
         sent["hand"], sent["turn"] = shape, turn
-        return [render("gameplay/table.html#hand", context)]
+        return [_hand(render, context, turn, language)]
     if sent.get("turn") != turn:
         sent["turn"] = turn
         return [turn]

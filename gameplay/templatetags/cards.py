@@ -51,10 +51,12 @@ def hand_cards(hand: list, my_turn: bool) -> SafeString:
             MARKUP.render(
                 render_to_string,
                 "gameplay/_hand_card.html",
-                {"c": card, "dim": my_turn and not card.playable},
+                {"c": card, "dim": dim},
                 language,
+                key=(card.code, card.names_suit, card.refusal, dim),
             )
             for card in hand
+            for dim in [my_turn and not card.playable]
         )
     )
 

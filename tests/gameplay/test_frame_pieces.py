@@ -19,6 +19,7 @@ PLAYERS = [
     Player("eva", stood_in=True),
 ]
 PIECES = ("opponents", "topbar", "log", "notice", "outcome")
+"""Besides the hand and its turn line, checked on their own."""
 
 
 @pytest.mark.parametrize("language", ["ro", "en"])
@@ -50,8 +51,11 @@ def test_the_shared_pieces_are_what_each_viewer_would_render_alone(game_name, op
                 for name in PIECES:
                     alone = render_to_string(f"gameplay/table.html#{name}", context)
                     assert frames._fragment(render_to_string, name, context, shared, language) == alone
-                key = ("turn", language, *frames.turn_key(screen))
-                turn = frames._rendered(render_to_string, "gameplay/table.html#turn", context, shared, key)
+                hand = frames._hand_fragments(
+                    render_to_string, context, sent={}, shared=shared, language=language
+                )
+                assert hand == [render_to_string("gameplay/table.html#hand", context)]
+                turn = shared[("turn", language, *frames.turn_key(screen))]
                 assert turn == render_to_string("gameplay/table.html#turn", context)
                 checked += 1
     assert checked > 20
