@@ -54,7 +54,7 @@ class SharedTable:
     @cached_property
     def positions(self) -> dict[int, int]:
         """Each seated person's seat, by user id: every viewer's update and every move asks."""
-        return {seat.user_id: seat.position for seat in self.table.seats.all() if seat.user_id is not None}
+        return selectors.seat_positions(self.table.seats.all())
 
 
 class SharedTables:
@@ -316,7 +316,7 @@ class TableConsumer(CountedSocket, LiveConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.sent: dict[str, str] = {}
+        self.sent: frames.Sent = {}
         if not await off_thread(self.may_watch)():
             await self.close(code=FORBIDDEN)
             return
@@ -360,8 +360,13 @@ class TableConsumer(CountedSocket, LiveConsumer):
 
     def _seat_at(self, shared: SharedTable) -> int | None:
         """The seat this connection's user holds at the table as ``shared`` has it (None: watching)."""
+        return shared.positions.get(self.user_id)
+
+    @cached_property
+    def user_id(self) -> int | None:
+        """The connection's user's id (None: not signed in), read from the scope's lazy user once."""
         user = self.scope["user"]
-        return shared.positions.get(user.pk) if user.is_authenticated else None
+        return user.pk if user.is_authenticated else None
 
     async def clean_up(self) -> None:
         """Undo what ``connect`` did, once, each step whatever became of the others."""

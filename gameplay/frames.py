@@ -29,6 +29,8 @@ MAX_FRAME = 4096
 ACTION_TYPES = {"play", "draw", "take", "sit_out", "end"}
 
 Render = Callable[[str, dict], str]
+Sent = dict[str, object]
+"""What a viewer was last sent: each fragment's markup by name, and the shape of its hand (``hand_shape``)."""
 LoggedMove = tuple[int | None, Sequence[dict]]
 """A move as the log tells it: the seat a bot stood in for (None if the seat acted itself), its events."""
 
@@ -66,7 +68,7 @@ class MarkupMemo:
         return html
 
 
-MARKUP = MarkupMemo(size=2048)
+MARKUP = MarkupMemo(size=16384)
 """A few megabytes at most: an entry (its key and markup) is about a kilobyte for a tile or a hand,
 up to ten for a long score sheet, of which a process holds few."""
 
@@ -83,7 +85,7 @@ class TopBar:
     sheet: object
 
 
-def notice_fragment(render: Render, notice: str, *, sent: dict[str, str]) -> str:
+def notice_fragment(render: Render, notice: str, *, sent: Sent) -> str:
     """The table's notice (why a move was refused), noted as what this viewer was last ``sent``."""
     html = render("gameplay/table.html#notice", {"notice": notice})
     sent["notice"] = html
@@ -122,7 +124,7 @@ def play_fragments(
     render: Render,
     context: dict,
     *,
-    sent: dict[str, str],
+    sent: Sent,
     events: list[dict],
     language: str,
     shared: dict[tuple, str] | None = None,
@@ -250,12 +252,12 @@ def turn_line(render: Render, screen: Screen, language: str) -> str:
     return markup.replace(UNVERSIONED, f'name="version" value="{int(screen.version)}"', 1)
 
 
-def hand_shape(screen: Screen) -> str:
-    """Everything the hand's markup shows but its turn line, in one string: the same shape, the same
-    markup (for one viewer, whose language does not change)."""
+def hand_shape(screen: Screen) -> tuple:
+    """Everything the hand's markup shows but its turn line: the same shape, the same markup (for one
+    viewer, whose language does not change). Compared field by field, never printed."""
     me = screen.me.name if screen.me else None
-    shown = (screen.game, screen.match_id, me, screen.hand, screen.my_turn, screen.can_play)
-    return repr((*shown, screen.play_label, screen.buttons))
+    shown = (screen.game, screen.match_id, me, tuple(screen.hand), screen.my_turn, screen.can_play)
+    return (*shown, screen.play_label, tuple(screen.buttons))
 
 
 @dataclass(frozen=True)
@@ -285,7 +287,7 @@ def _hand(render: Render, context: dict, turn: str, language: str) -> str:
 
 
 def _hand_fragments(
-    render: Render, context: dict, *, sent: dict[str, str], shared: dict[tuple, str] | None, language: str
+    render: Render, context: dict, *, sent: Sent, shared: dict[tuple, str] | None, language: str
 ) -> list[str]:
     """The hand, or only its turn line when nothing else of it changed. The line (whose turn it is, the
     clock, the version a move is made against) changes with every move; the cards and buttons only

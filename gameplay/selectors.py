@@ -5,6 +5,7 @@ full state), plus public facts: seat names, the move log's public events, the
 score sheet. The only other use of the state is the seat's own legal actions.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import cached_property
@@ -57,6 +58,11 @@ class TableSnapshot:
     def players(self) -> list["Player"]:
         """Who holds each seat, once for every screen of this version."""
         return players(self.seats)
+
+    @cached_property
+    def positions(self) -> dict[int, int]:
+        """Each seated person's seat, by user id: every screen of this version asks for its viewer's."""
+        return seat_positions(self.seats)
 
 
 LOGGED = ("seq", "seat", "actor", "events")
@@ -157,6 +163,11 @@ def result_text(match: Match, names: list[str]) -> str:
     return presenter(match.game).result(match.status, winners, names, match.options, match.abort_reason)
 
 
+def seat_positions(seats: Iterable[Seat]) -> dict[int, int]:
+    """Each seated person's seat, by user id."""
+    return {seat.user_id: seat.position for seat in seats if seat.user_id is not None}
+
+
 def seat_name(seat: Seat) -> str:
     """A person's name as others see it; a bot is named by its seat ("Bot 3"), its level beside it."""
     if seat.user_id:
@@ -183,9 +194,7 @@ def table_screen(snapshot: TableSnapshot, user, *, common: dict | None = None) -
     table, match, state = snapshot.table, snapshot.match, snapshot.state
     game = get_game(match.game)
     seated = snapshot.players
-    my_seat = next(
-        (s.position for s in snapshot.seats if user.is_authenticated and s.user_id == user.pk), None
-    )
+    my_seat = snapshot.positions.get(user.pk) if user.is_authenticated else None
     to_act = game.to_act(state) if match.status == Match.Status.PLAYING else None
     mine = my_seat is not None and to_act == my_seat
     deadline = None

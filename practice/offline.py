@@ -60,7 +60,7 @@ class PracticeTable:
     player_name: str
     pace: Pace = field(default_factory=Pace)
     version: int = 0
-    sent: dict[str, str] = field(default_factory=dict)
+    sent: frames.Sent = field(default_factory=dict)
     log: list[frames.LoggedMove] = field(default_factory=list)
     rounds: list[Finished] = field(default_factory=list)
     round_events: list[dict] = field(default_factory=list)
