@@ -4,17 +4,17 @@ Messages carry ids and numbers only (they cross Redis); each consumer reads what
 it needs from the database and renders its own seat's view.
 """
 
-import asyncio
-import threading
 from collections.abc import Callable
 
+import redis
 from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
+from django.conf import settings
 from django.db import transaction
 
 LOBBY_GROUP = "lobby"
-
-_thread = threading.local()
 
 _HERE: list[Callable[[str, dict], None]] = []
 """Who in this process hears a group message sent from it before it goes out (``hear_here_first``)."""
@@ -35,20 +35,33 @@ def table_group(table_id: int) -> str:
 def group_send(group: str, message: dict) -> None:
     """Send ``message`` to ``group`` now, from sync code.
 
-    On this thread's own event loop, kept from one send to the next with its Redis connection: no new
-    loop and connection per message (``async_to_sync`` in a worker opens both each time), and no hop
-    to a server's busy event loop. The in-memory layer (no Redis) is used from its consumers' loop.
+    Over Redis, one synchronous ``PUBLISH`` on the group's pub/sub channel, as the channel layer's own
+    ``group_send`` would make it (``publish``), without running an event loop for it: a move's news
+    goes out from the thread that made it. Any other layer (the embedded site's in memory) is used
+    through its own ``group_send``.
     """
     for receiver in _HERE:
         receiver(group, message)
     layer = get_channel_layer()
-    if isinstance(layer, InMemoryChannelLayer):
+    if isinstance(layer, RedisPubSubChannelLayer):
+        publish(layer, group, message)
+    else:
         async_to_sync(layer.group_send)(group, message)
-        return
-    loop = getattr(_thread, "loop", None)
-    if loop is None:
-        loop = _thread.loop = asyncio.new_event_loop()
-    loop.run_until_complete(layer.group_send(group, message))
+
+
+def publish(layer: RedisPubSubChannelLayer, group: str, message: dict) -> None:
+    """``RedisPubSubChannelLayer.group_send`` for the site's one Redis (the layer's hosts, one shard):
+    the message serialized by the layer, published on the channel its subscribers listen to."""
+    config = settings.CHANNEL_LAYERS[DEFAULT_CHANNEL_LAYER]["CONFIG"]
+    (host,) = config["hosts"]
+    client = _publishers.get(host)
+    if client is None:
+        client = _publishers.setdefault(host, redis.Redis.from_url(host))
+    client.publish(f"{config['prefix']}__group__{group}", layer.serialize(message))
+
+
+_publishers: dict[str, redis.Redis] = {}
+"""A client (a pool of connections, safe across threads) per Redis address ``publish`` sends to."""
 
 
 def send_on_commit(group: str, message: dict, sent: Callable[[], None] | None = None) -> None:
