@@ -69,8 +69,10 @@ class MarkupMemo:
 
 
 MARKUP = MarkupMemo(size=16384)
-"""A few megabytes at most: an entry (its key and markup) is about a kilobyte for a tile or a hand,
-up to ten for a long score sheet, of which a process holds few."""
+"""About sixteen megabytes at most: an entry (its key and markup) is about a kilobyte for a tile or a
+hand, up to ten for a long score sheet, of which a process holds few. Sized for the tables a busy
+process serves: each keeps a few dozen pieces alive (its seats' tiles, turn lines, hands' openings
+and cards), and at 2048 entries fifty tables a process evicted each other's before they came back."""
 
 
 @dataclass(frozen=True)
@@ -225,9 +227,9 @@ class TurnSeat:
 
 @dataclass(frozen=True)
 class TurnLine:
-    """What ``table.html#turn`` reads of the screen (as ``screen``). Rendered without its version
-    (``UNVERSIONED``), which is put in afterwards: the same line comes back every few moves (whose
-    turn it is goes round the table), so it is rendered once and kept."""
+    """What ``table.html#turn`` reads of the screen (as ``screen``). Rendered without its version and
+    its clock's deadline (``UNVERSIONED``, ``UNTIMED``), which are put in afterwards: the same line
+    comes back every few moves (whose turn it is goes round the table), so it is rendered once and kept."""
 
     me: TurnSeat | None
     my_turn: bool
@@ -239,17 +241,22 @@ class TurnLine:
 
 
 UNVERSIONED = 'name="version" value="-1"'
-"""The turn line's version field as ``TurnLine`` renders it: no name or text on the line can read
-so, their quotes being escaped."""
+UNTIMED = 'data-deadline="deadline"'
+"""The turn line's version field and clock as ``TurnLine`` renders them: no name or text on the line
+can read so, their quotes being escaped."""
 
 
 def turn_line(render: Render, screen: Screen, language: str) -> str:
-    """``table.html#turn`` for ``screen``, from the line kept for its ``turn_key``."""
+    """``table.html#turn`` for ``screen``, from the line kept for its look."""
     me = TurnSeat(screen.me.taken_over) if screen.me else None
     hit = screen.hit if screen.my_turn else ""
-    line = TurnLine(me, screen.my_turn, hit, screen.to_act, screen.to_act_name, screen.deadline)
+    clocked = "deadline" if screen.deadline else None
+    line = TurnLine(me, screen.my_turn, hit, screen.to_act, screen.to_act_name, clocked)
     markup = MARKUP.render(render, "gameplay/table.html#turn", {"screen": line}, language)
-    return markup.replace(UNVERSIONED, f'name="version" value="{int(screen.version)}"', 1)
+    markup = markup.replace(UNVERSIONED, f'name="version" value="{int(screen.version)}"', 1)
+    if screen.deadline:
+        markup = markup.replace(UNTIMED, f'data-deadline="{html.escape(screen.deadline)}"', 1)
+    return markup
 
 
 def hand_shape(screen: Screen) -> tuple:
@@ -262,6 +269,8 @@ def hand_shape(screen: Screen) -> tuple:
 
 @dataclass(frozen=True)
 class HandHolder:
+    """What the hand's opening tag reads of the viewer's seat."""
+
     name: str
 
 

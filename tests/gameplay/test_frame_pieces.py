@@ -45,6 +45,9 @@ def test_the_shared_pieces_are_what_each_viewer_would_render_alone(game_name, op
                     rounds=rounds,
                     log=log,
                     version=step,
+                    deadline=f"2026-12-05T10:{step % 60:02d}:00+00:00"
+                    if to_act is not None and step % 2
+                    else None,
                     refusals=play_refusals(game, state),
                 )
                 context = {"screen": screen, "notice": ""}
