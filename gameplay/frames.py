@@ -19,7 +19,7 @@ from .engine.core import gettext_noop, render_reason
 from .engine.step import NOT_A_MOVE
 from .games import words
 from .games.narration import describe
-from .games.screen import Screen, SeatInfo
+from .games.screen import Button, HandCard, Screen, SeatInfo
 
 PLAY_FRAGMENTS = ("topbar", "opponents", "center", "hand", "log", "outcome", "notice")
 MOTION_KEYS = ("type", "seat", "card", "count", "cuts", "cards")
@@ -282,17 +282,62 @@ class HandOpening:
     me: HandHolder | None
 
 
+@dataclass(frozen=True)
+class HandFoot:
+    """What the end of the hand's body (``table.html#hand-foot``: the hint, the turn's buttons) reads of
+    the screen (as ``screen``)."""
+
+    can_play: bool
+    my_turn: bool
+    play_label: str
+    game: str
+    buttons: tuple[Button, ...]
+
+
 HAND_END = "</form>\n"
 """How ``table.html#hand`` ends, after its body."""
+HAND_BODY_OPEN, HAND_BODY_END = "\n  ", "\n"
+"""How ``table.html#hand-body`` begins and ends, around what it shows of a seat's hand."""
+
+
+def hand_cards(render: Render, hand: Sequence[HandCard], my_turn: bool, language: str) -> str:
+    """A hand's cards (``gameplay/_hand_card.html``), each rendered once per look and language: from one
+    move to the next a hand loses or gains a card or two, and the others look as they did."""
+    return "".join(
+        MARKUP.render(
+            render,
+            "gameplay/_hand_card.html",
+            {"c": card, "dim": dim},
+            language,
+            key=(card.code, card.names_suit, card.refusal, dim),
+        )
+        for card in hand
+        for dim in [my_turn and not card.playable]
+    )
+
+
+def _hand_body(render: Render, screen: Screen, language: str) -> str:
+    """``table.html#hand-body`` put together from its cards and the pieces around them, each kept for its
+    look: nothing of it is rendered for this viewer but a card not seen before."""
+    if screen.me is None:
+        return HAND_BODY_OPEN + HAND_BODY_END
+    opening = MARKUP.render(render, "gameplay/table.html#hand-cards-open", {}, language)
+    if screen.hand:
+        cards = hand_cards(render, screen.hand, screen.my_turn, language)
+    else:
+        cards = MARKUP.render(render, "gameplay/table.html#hand-empty", {}, language)
+    foot = HandFoot(screen.can_play, screen.my_turn, screen.play_label, screen.game, tuple(screen.buttons))
+    end = MARKUP.render(render, "gameplay/table.html#hand-foot", {"screen": foot}, language)
+    return HAND_BODY_OPEN + opening + cards + end + HAND_BODY_END
 
 
 def _hand(render: Render, context: dict, turn: str, language: str) -> str:
     """``table.html#hand`` put together from its opening (the same on every update of a seat), the turn
-    line already made, and its body: only the body is rendered for this viewer."""
+    line already made, and its body."""
     screen: Screen = context["screen"]
     opening = HandOpening(screen.match_id, HandHolder(screen.me.name) if screen.me else None)
     head = MARKUP.render(render, "gameplay/table.html#hand-open", {"screen": opening}, language)
-    return head + turn + render("gameplay/table.html#hand-body", context) + HAND_END
+    return head + turn + _hand_body(render, screen, language) + HAND_END
 
 
 def _hand_fragments(

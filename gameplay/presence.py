@@ -27,6 +27,8 @@ from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
 
+from tables.limits import cache_writer
+
 KEEP_SECONDS = 6 * 3600
 """How long a seat's record outlives its last change (a table left open, forgotten): after that
 the seat reads as never seen."""
@@ -53,9 +55,9 @@ class RedisStore:
         self.backend = backend
 
     def _client(self):
-        # Django's Redis cache hands out its own connection pool's client (writes all go to its first
+        # The client of Django's Redis cache's own connection pool (writes all go to its first
         # server); the keys carry the cache's prefix and version like any other cache key.
-        return self.backend._cache.get_client(write=True)
+        return cache_writer(self.backend)
 
     def _keys(self, key: str) -> tuple[str, str]:
         full = self.backend.make_and_validate_key(key)

@@ -23,7 +23,6 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
-from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import close_old_connections, connections
 from django.template.loader import render_to_string
@@ -93,6 +92,11 @@ off_thread = partial(OffThread, thread_sensitive=False)
 one page's database round trips never hold up the others' updates."""
 
 
+RECEIVING_ENDED = {"type": "receiving.ended"}
+"""Put in a page's ``news`` when its socket's receiving ends (on an error; a disconnect stops the page
+before): the error is raised where the page's messages are read."""
+
+
 class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
     """A live page's socket. Its news comes through ``news``, handed over by its process's
     ``ProcessNews``, rather than through a channel of its own; its frames spend a budget; whatever
@@ -117,15 +121,31 @@ class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
 
     async def serve(self, scope, receive, send) -> None:
         """``AsyncConsumer.__call__``, with the page's news read from ``news`` rather than from a
-        channel of this connection's own (its name still identifies the connection)."""
+        channel of this connection's own (its name still identifies the connection). The socket's own
+        messages join the news in that one queue as they come (``_pump``), so a message is one wake-up
+        of this task, where channels' ``await_many_dispatch`` made a task and a wait for each."""
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         self.channel_name = f"live-page.{uuid.uuid4().hex}"
         self.base_send = send
         self.news = asyncio.Queue()
         self.frames = TokenBucket(settings.SOCKET_FRAMES_PER_SECOND, settings.SOCKET_FRAMES_BURST)
-        with contextlib.suppress(StopConsumer):
-            await await_many_dispatch([receive, self.news.get], self.dispatch)
+        pump = asyncio.ensure_future(self._pump(receive))
+        pump.add_done_callback(lambda _pump: self.news.put_nowait(RECEIVING_ENDED))
+        try:
+            with contextlib.suppress(StopConsumer):
+                while (message := await self.news.get()) is not RECEIVING_ENDED:
+                    await self.dispatch(message)
+                pump.result()  # what ended the socket's receiving, raised here
+        finally:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pump
+
+    async def _pump(self, receive) -> None:
+        """The socket's messages, put in ``news`` as they come."""
+        while True:
+            self.news.put_nowait(await receive())
 
     async def dispatch(self, message: dict) -> None:
         """``AsyncConsumer.dispatch`` without its ``aclose_old_connections``, a hop to the one shared

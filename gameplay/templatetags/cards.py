@@ -5,6 +5,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
+from gameplay import frames
 from gameplay.cardfaces import CardFace, face
 from gameplay.engine.cards import CODES
 from gameplay.frames import MARKUP
@@ -43,22 +44,8 @@ def _card_markup(code: str, language: str) -> SafeString:
 
 @register.simple_tag
 def hand_cards(hand: list, my_turn: bool) -> SafeString:
-    """The hand's cards (``gameplay/_hand_card.html``), each rendered once per look and language: from
-    one move to the next a hand loses or gains a card or two, and the others look as they did."""
-    language = get_language()
-    return SafeString(
-        "".join(
-            MARKUP.render(
-                render_to_string,
-                "gameplay/_hand_card.html",
-                {"c": card, "dim": dim},
-                language,
-                key=(card.code, card.names_suit, card.refusal, dim),
-            )
-            for card in hand
-            for dim in [my_turn and not card.playable]
-        )
-    )
+    """The hand's cards, each kept for its look (``gameplay.frames.hand_cards``)."""
+    return SafeString(frames.hand_cards(render_to_string, hand, my_turn, get_language()))
 
 
 @register.simple_tag
