@@ -28,11 +28,14 @@ def test_the_shared_pieces_are_what_each_viewer_would_render_alone(game_name, op
     game = get_game(game_name)
     show = presenter(game_name)
     players = PLAYERS[: options["players"]]
-    checked = 0
+    checked = emptied = 0
     with translation.override(language):
         for step, (state, log, rounds) in enumerate(whole_match(game_name, options, seed=3)):
-            if step % 7:
+            # Every seventh step, and every one where a hand is empty (its own notice in the hand).
+            empty = any(not game.view(state, seat)["hand"] for seat in range(len(players)))
+            if step % 7 and not empty:
                 continue
+            emptied += empty
             shared: dict[tuple, str] = {}
             to_act = game.to_act(state)
             legal = [game.action_to_json(action) for action in game.legal_actions(state)]
@@ -62,3 +65,4 @@ def test_the_shared_pieces_are_what_each_viewer_would_render_alone(game_name, op
                 assert turn == render_to_string("gameplay/table.html#turn", context)
                 checked += 1
     assert checked > 20
+    assert emptied > 0
