@@ -105,6 +105,7 @@ class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
     closing = False
     """Closed for good by the server: nothing more is read or sent but the disconnect."""
     news: asyncio.Queue
+    socket_message_handled: asyncio.Event
     frames: TokenBucket
 
     async def __call__(self, scope, receive, send) -> None:
@@ -122,13 +123,14 @@ class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
     async def serve(self, scope, receive, send) -> None:
         """``AsyncConsumer.__call__``, with the page's news read from ``news`` rather than from a
         channel of this connection's own (its name still identifies the connection). The socket's own
-        messages join the news in that one queue as they come (``_pump``), so a message is one wake-up
-        of this task, where channels' ``await_many_dispatch`` made a task and a wait for each."""
+        messages join the news in that one queue (``_pump``), so a message is one wake-up of this
+        task, where channels' ``await_many_dispatch`` made a task and a wait for each."""
         self.scope = scope
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         self.channel_name = f"live-page.{uuid.uuid4().hex}"
         self.base_send = send
         self.news = asyncio.Queue()
+        self.socket_message_handled = asyncio.Event()
         self.frames = TokenBucket(settings.SOCKET_FRAMES_PER_SECOND, settings.SOCKET_FRAMES_BURST)
         pump = asyncio.ensure_future(self._pump(receive))
         pump.add_done_callback(lambda _pump: self.news.put_nowait(RECEIVING_ENDED))
@@ -136,6 +138,8 @@ class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
             with contextlib.suppress(StopConsumer):
                 while (message := await self.news.get()) is not RECEIVING_ENDED:
                     await self.dispatch(message)
+                    if message["type"].startswith("websocket."):
+                        self.socket_message_handled.set()
                 pump.result()  # what ended the socket's receiving, raised here
         finally:
             pump.cancel()
@@ -143,9 +147,14 @@ class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
                 await pump
 
     async def _pump(self, receive) -> None:
-        """The socket's messages, put in ``news`` as they come."""
+        """The socket's messages, put in ``news`` one at a time: the next is read once this one is
+        handled, so the news heard meanwhile comes before it. Frames read ahead in a flood would push
+        the page's news (its own chat lines, the moves) behind every frame sent, and the page would be
+        closed for the flood before it was told what it had said."""
         while True:
             self.news.put_nowait(await receive())
+            await self.socket_message_handled.wait()
+            self.socket_message_handled.clear()
 
     async def dispatch(self, message: dict) -> None:
         """``AsyncConsumer.dispatch`` without its ``aclose_old_connections``, a hop to the one shared

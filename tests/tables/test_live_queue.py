@@ -1,9 +1,11 @@
 """A live page reads its socket's messages and its process's news from one queue: in the order they
-come, its socket's end stops it, and an error in receiving is raised where the page reads."""
+come, news heard while a frame is handled before the next frame, its socket's end stops it, and an
+error in receiving is raised where the page reads."""
 
 import asyncio
 
 import pytest
+from channels.exceptions import StopConsumer
 from django.core.cache import caches
 
 from tables.consumers import LiveConsumer
@@ -22,6 +24,9 @@ class RecordingPage(LiveConsumer):
 
     async def websocket_receive(self, message: dict) -> None:
         self.seen.append(message["text"])
+
+    async def websocket_disconnect(self, message: dict) -> None:
+        raise StopConsumer  # without channels' closing of stale database connections
 
     async def page_news(self, message: dict) -> None:
         self.seen.append(message["said"])
@@ -73,6 +78,29 @@ def test_the_pages_messages_and_news_come_in_order_and_its_socket_closing_stops_
     left_running = asyncio.run(served())
     assert page.seen == ["connect", "first", "news", "second"]
     assert left_running == set()  # its socket's reader stopped with it
+
+
+def test_news_heard_while_a_frame_is_handled_comes_before_the_frames_already_sent():
+    """A page that floods its socket still hears, between its frames, what its frames caused (its
+    own chat line's broadcast): the socket's next frame is read only once the last one is handled."""
+
+    class SayingPage(RecordingPage):
+        async def websocket_receive(self, message: dict) -> None:
+            await super().websocket_receive(message)
+            self.news.put_nowait({"type": "page.news", "said": f"heard {message['text']}"})
+
+    page = SayingPage()
+    sent = iter(
+        [{"type": "websocket.connect"}]
+        + [{"type": "websocket.receive", "text": word} for word in ("first", "second", "third")]
+        + [{"type": "websocket.disconnect", "code": 1000}]
+    )
+
+    async def receive() -> dict:  # every frame already waiting, as in a flood
+        return next(sent)
+
+    asyncio.run(page.serve({"path": "/ws/test/"}, receive, nothing_sent))
+    assert page.seen == ["connect", "first", "heard first", "second", "heard second", "third", "heard third"]
 
 
 def test_an_error_receiving_is_raised_where_the_page_reads_its_messages():
