@@ -153,6 +153,7 @@ else:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
 
 ROUND_PAUSE_SECONDS = float(os.environ.get("ROUND_PAUSE_SECONDS", "6"))
 """How long a finished round or deal stays on show before the next is dealt."""

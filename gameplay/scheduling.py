@@ -12,6 +12,7 @@ Queuing by name keeps the service layer from importing the task (interface) laye
 
 import random
 from dataclasses import dataclass
+from functools import partial
 
 from celery import current_app
 from django.conf import settings
@@ -27,7 +28,12 @@ CLOCK, GONE = "clock", "gone"
 
 
 def queue_on_commit(name: str, args: list, countdown: float = 0.0) -> None:
-    transaction.on_commit(lambda: current_app.send_task(name, args=args, countdown=countdown))
+    """Queue task ``name`` once the transaction commits. Its arguments are a few ids and words, so
+    their plain ``repr`` is what the worker logs, instead of Celery's guarded one made for any value."""
+    send = partial(
+        current_app.send_task, name, args=args, countdown=countdown, argsrepr=repr(args), kwargsrepr="{}"
+    )
+    transaction.on_commit(send)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from django.core.management.base import BaseCommand
 
 from gameplay import services as gameplay_services
 from tables import services as table_services
+from tables.models import TurnClock
 
 VERSION = re.compile(r'name="version" value="(\d+)"')
 PLAYABLE = re.compile(
@@ -53,15 +54,16 @@ def session_cookie(user) -> str:
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
 
-def make_tables(count: int, game: str) -> list[tuple[int, list[str]]]:
-    """``count`` started 4-player tables of people; (table id, a session cookie per seat)."""
+def make_tables(count: int, game: str, turn_clock: int = 0) -> list[tuple[int, list[str]]]:
+    """``count`` started 4-player tables of people, with ``turn_clock`` seconds a turn (0: none);
+    (table id, a session cookie per seat)."""
     run = uuid.uuid4().hex[:6]
     users = get_user_model().objects
     tables = []
     for index in range(count):
         people = [users.create_user(f"load-{run}-{index}-{seat}") for seat in range(4)]
         table = gameplay_services.table_create(
-            host=people[0], game=game, options={"players": 4}, turn_clock=0, is_private=True
+            host=people[0], game=game, options={"players": 4}, turn_clock=turn_clock, is_private=True
         )
         for person in people[1:]:
             table_services.seat_take(table_id=table.pk, user=person, token=table.invite_token)
@@ -268,6 +270,14 @@ class Command(BaseCommand):
         )
         parser.add_argument("--game", choices=["americana", "classic"], default="americana")
         parser.add_argument(
+            "--clock",
+            type=int,
+            choices=TurnClock.values,
+            default=TurnClock.NONE,
+            help="seconds a turn may take (default 0: no clock, as at a private table); with a clock, as "
+            "at every public table, each move also queues its seat's clock task",
+        )
+        parser.add_argument(
             "--samples",
             metavar="FILE",
             help="write every measured move to this CSV (seconds into the measurement, its Unix time, "
@@ -287,7 +297,7 @@ class Command(BaseCommand):
     def handle(self, *args, url: list[str], origin: str, tables: int, rate: float, seconds: float, **options):
         self.lags: list[float] = []
         warmup, game = options["warmup"], options["game"]
-        made = make_tables(tables, game)
+        made = make_tables(tables, game, options["clock"])
         urls = url or ["ws://127.0.0.1:8000"]
         cpu = CpuMeter([*options["cpu"], os.getpid()] if options["cpu"] else [])
         clock = Clock(len(made) * 4, warmup, seconds)
@@ -297,8 +307,10 @@ class Command(BaseCommand):
         latencies = sorted(
             took for table in results for sent, took in table.latencies if sent >= clock.measured_from
         )
+        turn_clock = f"a {options['clock']} s turn clock" if options["clock"] else "no turn clock"
         self.stdout.write(
-            f"tables: {tables} x 4 seats, {game}, target {rate:g} move/s per table, measured {elapsed:.0f} s "
+            f"tables: {tables} x 4 seats, {game}, {turn_clock}, target {rate:g} move/s per table, "
+            f"measured {elapsed:.0f} s "
             f"after {clock.connected_after:.0f} s of connecting and {warmup:.0f} s of warming up"
         )
         self.stdout.write(f"moves seen by every seat: {len(latencies)} ({len(latencies) / elapsed:.1f}/s)")
