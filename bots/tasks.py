@@ -15,7 +15,8 @@ def play_turn(match_id: int, version: int) -> None:
 
 @shared_task(name="bots.tasks.take_over_if_quiet", ignore_result=True)
 def take_over_if_quiet(match_id: int, seat: int, version: int, reason: str = "clock") -> None:
-    """The clock ran out, or the player's connections have been gone for the grace period:
+    """The player's connections have been gone for the grace period ("gone"; the turn clock has a
+    check of its own, ``gameplay.tasks.check_clock``, and "clock" is what a deploy may find queued):
     a bot stands in, if the seat still has not acted (and, when gone, is still gone)."""
     gameplay_services.seat_stand_in(
         match_id=match_id, seat=seat, expected_version=version, only_if_gone=reason == "gone"

@@ -68,6 +68,13 @@ class Match(models.Model):
         blank=True,
         help_text=_("When the next deal, the bot's move or the turn clock's end is due at the latest."),
     )
+    clock_check_at = models.DateTimeField(
+        _("clock check at"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("When the one turn-clock check queued for this match runs (empty: none is queued)."),
+    )
     practice = models.BooleanField(
         _("practice"),
         default=False,

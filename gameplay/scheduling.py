@@ -3,7 +3,9 @@
 Two paths, so a lost task never stalls a match:
 - the fast path: a task queued by name once the change commits, carrying the match version it was
   scheduled for, so a task that arrives after the match has moved on does nothing (and a duplicate
-  is harmless);
+  is harmless); the turn clock's is the exception: one check per match, queued for the deadline and
+  queuing itself again when it finds the deadline moved on (``clock_check_needed``), instead of one
+  task per move that nearly always arrives stale;
 - the safety net: the match row itself says what it waits for and by when (``Match.due``,
   ``Match.due_at``); a periodic sweep (``services.sweep``, run by Celery beat) acts on whatever is
   overdue, as a task that was lost with a killed worker or a restarted broker would have.
@@ -12,11 +14,13 @@ Queuing by name keeps the service layer from importing the task (interface) laye
 
 import random
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import partial
 
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from . import presence
 from .models import Match
@@ -24,7 +28,11 @@ from .models import Match
 DEAL_NEXT_ROUND = "gameplay.tasks.deal_next_round"
 PLAY_TURN = "bots.tasks.play_turn"
 TAKE_OVER_IF_QUIET = "bots.tasks.take_over_if_quiet"
-CLOCK, GONE = "clock", "gone"
+CHECK_CLOCK = "gameplay.tasks.check_clock"
+GONE = "gone"
+CLOCK_CHECK_LOST_SECONDS = 5.0
+"""How late past its time a queued clock check must be before it counts as lost (a killed worker, a
+restarted broker) and the next turn on the clock queues another; until then the sweep stands in."""
 
 
 def queue_on_commit(name: str, args: list, countdown: float = 0.0) -> None:
@@ -59,6 +67,8 @@ class Plan:
     due_in: float | None
     countdown: float = 0.0
     """When the fast path's task runs (a bot's human-like pause is random, its deadline is not)."""
+    clock_check: datetime | None = None
+    """The turn-clock check to queue, for this deadline: none when the one queued already will do."""
 
 
 NOTHING_DUE = Plan(due="", due_in=None)
@@ -74,7 +84,7 @@ def plan(*, awaiting_deal: bool, seat: SeatToAct | None) -> Plan:
         low, high = settings.FAST_BOT_PAUSE_SECONDS if seat.fast_bots else settings.BOT_PAUSE_SECONDS
         return Plan(Match.Due.BOT, high, random.uniform(low, high))
     if seat.turn_clock:
-        return Plan(Match.Due.CLOCK, float(seat.turn_clock), float(seat.turn_clock))
+        return Plan(Match.Due.CLOCK, float(seat.turn_clock))
     return Plan(Match.Due.PLAYER, None)
 
 
@@ -85,10 +95,28 @@ def after_change(*, match_id: int, version: int, plan: Plan, seat: SeatToAct | N
     elif plan.due == Match.Due.BOT:
         queue_on_commit(PLAY_TURN, [match_id, version], plan.countdown)
     elif seat is not None and plan.due in (Match.Due.CLOCK, Match.Due.PLAYER):
-        if plan.due == Match.Due.CLOCK:
-            queue_on_commit(TAKE_OVER_IF_QUIET, [match_id, seat.position, version, CLOCK], plan.countdown)
+        if plan.clock_check is not None:
+            queue_clock_check(match_id, plan.clock_check)
         if not presence.present(seat.table_id, seat.position):
             player_gone(match_id=match_id, seat=seat.position, version=version)
+
+
+def clock_check_needed(match: Match) -> bool:
+    """Whether a match whose turn clock now runs until ``match.due_at`` needs a clock check queued: not
+    when the one queued runs by then, as it queues itself again for the deadline it finds. It does when
+    none is queued, when the queued one runs too late (a longer clock before), or when the queued one
+    is so late it must be lost."""
+    queued = match.clock_check_at
+    if queued is None or match.due_at is None or queued > match.due_at:
+        return True
+    return queued < timezone.now() - timedelta(seconds=CLOCK_CHECK_LOST_SECONDS)
+
+
+def queue_clock_check(match_id: int, at: datetime) -> None:
+    """Queue, once the transaction commits, the match's clock check for ``at`` (``Match.clock_check_at``,
+    which the check carries to know it is still the one queued)."""
+    countdown = max(0.0, (at - timezone.now()).total_seconds())
+    queue_on_commit(CHECK_CLOCK, [match_id, at.isoformat()], countdown)
 
 
 def player_gone(*, match_id: int, seat: int, version: int) -> None:

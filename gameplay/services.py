@@ -284,6 +284,9 @@ def _plan_next(
         plan = scheduling.plan(awaiting_deal=awaiting_deal, seat=seat)
     match.due = plan.due
     match.due_at = None if plan.due_in is None else timezone.now() + timedelta(seconds=plan.due_in)
+    if plan.due == Match.Due.CLOCK and scheduling.clock_check_needed(match):
+        match.clock_check_at = match.due_at
+        plan = replace(plan, clock_check=match.due_at)
     return plan, seat
 
 
@@ -298,6 +301,7 @@ SAVED_FIELDS = [
     "to_act",
     "due",
     "due_at",
+    "clock_check_at",
 ]
 
 
@@ -562,6 +566,11 @@ def seat_stand_in(*, match_id: int, seat: int, expected_version: int, only_if_go
         match = _locked_playing_at(match_id, expected_version)
     except ActionRefused:
         return False
+    return _stand_in(match, seat, only_if_gone=only_if_gone)
+
+
+def _stand_in(match: Match, seat: int, *, only_if_gone: bool = False) -> bool:
+    """``seat_stand_in`` on the locked ``match``."""
     game = get_game(match.game)
     state = game.state_from_json(match.state)
     if game.to_act(state) != seat:
@@ -573,8 +582,36 @@ def seat_stand_in(*, match_id: int, seat: int, expected_version: int, only_if_go
     SeatChange.objects.create(
         match=match, seat=seat, kind=SeatChange.Kind.STOOD_IN, after_move=match.moves_made
     )
+    if match.clock_check_at is not None and match.clock_check_at <= timezone.now():
+        match.clock_check_at = None  # run now, late or lost: the next turn on the clock queues one
     _save(match, game, state)
     return True
+
+
+@transaction.atomic(durable=True)
+def clock_check(*, match_id: int, queued_for: datetime) -> bool:
+    """The match's turn-clock check, queued for ``queued_for``, runs: a bot stands in if the turn's clock
+    has run out; if the players have moved since, and another turn's clock now runs, the check queues
+    itself again for that turn's deadline. A check that is no longer the one queued (run twice, or
+    taken to be lost and replaced) may stand in but never queues another, so one chain goes on.
+    Whether a bot stood in."""
+    try:
+        match = _lock_playing(match_id)
+    except ActionRefused:
+        return False
+    mine = match.clock_check_at == queued_for
+    if match.due == Match.Due.CLOCK and match.to_act is not None and match.due_at <= timezone.now():
+        if _stand_in(match, match.to_act):
+            return True
+    elif match.due == Match.Due.CLOCK and mine:
+        match.clock_check_at = match.due_at
+        match.save(update_fields=["clock_check_at"])
+        scheduling.queue_clock_check(match.pk, match.due_at)
+        return False
+    if mine:  # nothing on the clock to check: the chain ends, the next turn on the clock starts one
+        match.clock_check_at = None
+        match.save(update_fields=["clock_check_at"])
+    return False
 
 
 @transaction.atomic(durable=True)
@@ -707,7 +744,7 @@ def _due_refresh(*, match_id: int, expected_version: int) -> None:
         return
     game = get_game(match.game)
     plan, seat = _plan_next(match, game, game.state_from_json(match.state))
-    match.save(update_fields=["to_act", "due", "due_at"])
+    match.save(update_fields=["to_act", "due", "due_at", "clock_check_at"])
     if plan.due == Match.Due.BOT:
         plan = replace(plan, countdown=0.0)  # the bot has waited long enough already
     scheduling.after_change(match_id=match.pk, version=match.version, plan=plan, seat=seat)

@@ -1,5 +1,6 @@
 """Fixtures shared by the whole suite: a real Celery worker and a live Daphne server."""
 
+import json
 import os
 import random
 import shutil
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 from django.conf import settings
 
 from config.procfile import daphne_command
@@ -187,6 +189,28 @@ def celery_worker():
     yield worker
     if worker.is_alive():
         stop_embedded_worker(worker)
+
+
+@pytest.fixture
+def broker() -> Iterator[redis.Redis]:
+    """This session's task queue on the Redis broker, empty, for a test that reads what was queued
+    (no worker takes it)."""
+    from config.celery import app
+
+    if settings.EMBEDDED:
+        pytest.skip("The broker is Redis only with REDIS_URL.")
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.delete(app.conf.task_default_queue)
+    yield client
+    client.delete(app.conf.task_default_queue)
+
+
+def queued(broker: redis.Redis, task: str | None = None) -> list[dict]:
+    """The messages waiting in this session's queue (of ``task`` only, when given), oldest first."""
+    from config.celery import app
+
+    messages = [json.loads(raw) for raw in reversed(broker.lrange(app.conf.task_default_queue, 0, -1))]
+    return [message for message in messages if task is None or message["headers"]["task"] == task]
 
 
 def database_url_for_tests() -> str:

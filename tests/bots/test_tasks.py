@@ -4,14 +4,15 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from bots import services as bot_services
 from bots.tasks import play_turn, take_over_if_quiet
-from gameplay import presence, services
+from gameplay import presence, scheduling, services
 from gameplay.engine import get_game
 from gameplay.models import Match, Move
-from gameplay.tasks import sweep
+from gameplay.tasks import check_clock, sweep
 from tables import services as table_services
 from tables.models import Seat, Table
 from tests.factories import make_user
@@ -57,36 +58,40 @@ def test_a_quiet_player_is_stood_in_for_and_gets_the_seat_back(celery_worker):
     table = services.table_create(host=ana, game="classic", options={}, turn_clock=20, is_private=False)
     table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     match = Match.objects.get(table=table)
-    game = get_game("classic")
-    quiet = game.to_act(game.state_from_json(match.state))
-    # The clock for this turn runs out (sent now instead of after 20 s).
-    take_over_if_quiet.apply_async(args=[match.pk, quiet, match.version, "clock"], countdown=0.2)
+    quiet = match.to_act
+    # The clock runs out in a second instead of 20; its check was queued for a deadline before that
+    # (as when the players moved since), so it runs, finds the deadline moved on, and checks again then.
+    deadline, earlier = timezone.now() + timedelta(seconds=1.0), timezone.now() + timedelta(seconds=0.3)
+    Match.objects.filter(pk=match.pk).update(due_at=deadline, clock_check_at=earlier)
+    with transaction.atomic():
+        scheduling.queue_clock_check(match.pk, earlier)
+    assert wait_until(lambda: Match.objects.get(pk=match.pk).clock_check_at == deadline, timeout=5)
     assert wait_until(lambda: Seat.objects.get(table=table, position=quiet).is_taken_over)
+    seat = Seat.objects.get(table=table, position=quiet)
+    assert seat.taken_over_at >= deadline, "not before the clock ran out"
     # The stand-in plays the seat, visibly, as a takeover.
     assert wait_until(lambda: Move.objects.filter(match=match, seat=quiet, actor="takeover").exists())
-    seat = Seat.objects.get(table=table, position=quiet)
-    assert seat.user_id in (ana.pk, ion.pk) and seat.taken_over_at is not None
+    assert seat.user_id in (ana.pk, ion.pk)
     # "I'm back": the seat is the player's again.
     assert services.seat_reclaim(match_id=match.pk, seat=quiet)
     seat.refresh_from_db()
     assert not seat.is_taken_over and seat.taken_over_at is None
 
 
-def test_a_clock_task_for_a_turn_already_played_does_nothing(celery_worker):
+def test_a_clock_check_run_before_the_deadline_stands_nobody_in_and_waits_for_it(celery_worker):
     ana, ion = make_user("ana"), make_user("ion")
     table = services.table_create(
         host=ana, game="americana", options={"players": 2}, turn_clock=20, is_private=False
     )
     table_services.seat_take(table_id=table.pk, user=ion, token=table.invite_token)
     match = Match.objects.get(table=table)
-    game = get_game("americana")
-    mover = game.to_act(game.state_from_json(match.state))
-    services.act(match_id=match.pk, seat=mover, action={"type": "draw"}, expected_version=0)
-    # A clock task for the turn that has since been played is stale: it does nothing.
-    result = take_over_if_quiet.apply_async(args=[match.pk, mover, 0, "clock"])
-    time.sleep(1.0)
-    assert result.id
+    services.act(match_id=match.pk, seat=match.to_act, action={"type": "draw"}, expected_version=0)
+    match.refresh_from_db()
+    # The first turn's check, run early: the turn has been played, the next one's clock runs.
+    check_clock.delay(match.pk, match.clock_check_at.isoformat())
+    assert wait_until(lambda: Match.objects.get(pk=match.pk).clock_check_at == match.due_at, timeout=5)
     assert not Seat.objects.filter(table=table, is_taken_over=True).exists()
+    assert Match.objects.get(pk=match.pk).version == match.version
 
 
 def test_stale_bot_tasks_do_nothing(celery_worker):

@@ -16,8 +16,11 @@ def practice(page: Page, base: str) -> None:
 
 
 def log_out(page: Page) -> None:
+    """Log out and wait until the page after it has told the device nobody is here: its script runs
+    deferred, after the top bar shows, and a page left before that keeps the last person's name."""
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("navigation").get_by_role("link", name="Log in")).to_be_visible()
+    page.wait_for_function("() => localStorage.getItem('practice.person') === null")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -24,9 +24,11 @@ def test_a_legal_move_is_saved_with_its_events_and_bumps_the_version(db, django_
     assert move.events == [{"type": "drew", "seat": seat, "count": 1}]
     match.refresh_from_db()
     assert match.version == 1
-    # Three things wait for the commit: the table's seats are told, the next turn's clock starts, and
-    # (nobody having the table open) the 30-second check for a player who is gone. The lobby is not told.
-    assert len(callbacks) == 3
+    # Two things wait for the commit: the table's seats are told and (nobody having the table open)
+    # the 30-second check for a player who is gone. The turn clock's check, queued at the deal for the
+    # first turn's deadline, will do for this one too. The lobby is not told.
+    assert len(callbacks) == 2
+    assert match.clock_check_at is not None and match.clock_check_at < match.due_at
 
 
 def test_an_illegal_move_is_refused_with_its_reason_and_nothing_is_saved(db):

@@ -4,30 +4,12 @@ of a channel, a new one when the channel's pool is replaced, and each task in th
 import base64
 import json
 
-import pytest
-import redis
-from django.conf import settings
 from django.db import transaction
 
 from config.broker import Channel, Transport
 from config.celery import app
 from gameplay import scheduling
-
-
-@pytest.fixture
-def broker() -> redis.Redis:
-    if settings.EMBEDDED:
-        pytest.skip("The broker is Redis only with REDIS_URL.")
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    queue = app.conf.task_default_queue
-    client.delete(queue)
-    yield client
-    client.delete(queue)
-
-
-def queued(broker: redis.Redis) -> list[dict]:
-    """The messages waiting in this session's queue, oldest first."""
-    return [json.loads(raw) for raw in reversed(broker.lrange(app.conf.task_default_queue, 0, -1))]
+from tests.conftest import queued
 
 
 def test_the_site_sends_its_tasks_through_one_kept_client_per_channel(broker):
