@@ -608,7 +608,9 @@ def clock_check(*, match_id: int, queued_for: datetime) -> bool:
         match.save(update_fields=["clock_check_at"])
         scheduling.queue_clock_check(match.pk, match.due_at)
         return False
-    if mine:  # nothing on the clock to check: the chain ends, the next turn on the clock starts one
+    if mine:
+        # Nothing on the clock to check, or a bot could not stand in (nobody to stand in for): the
+        # chain ends, and the next turn on the clock starts one.
         match.clock_check_at = None
         match.save(update_fields=["clock_check_at"])
     return False

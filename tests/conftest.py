@@ -1,5 +1,6 @@
 """Fixtures shared by the whole suite: a real Celery worker and a live Daphne server."""
 
+import base64
 import json
 import os
 import random
@@ -211,6 +212,11 @@ def queued(broker: redis.Redis, task: str | None = None) -> list[dict]:
 
     messages = [json.loads(raw) for raw in reversed(broker.lrange(app.conf.task_default_queue, 0, -1))]
     return [message for message in messages if task is None or message["headers"]["task"] == task]
+
+
+def queued_args(message: dict) -> list:
+    """The positional arguments a queued task's message carries (its body: base64 of JSON)."""
+    return json.loads(base64.b64decode(message["body"]))[0]
 
 
 def database_url_for_tests() -> str:

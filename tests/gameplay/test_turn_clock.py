@@ -2,8 +2,6 @@
 worker taking it): queued once for many moves, queuing itself again for the deadline it finds, standing
 a bot in once the clock has run out, ending when nothing is on the clock, and replaced when lost."""
 
-import base64
-import json
 from datetime import datetime, timedelta
 
 import pytest
@@ -14,7 +12,7 @@ from config.celery import app
 from gameplay import scheduling, services
 from gameplay.models import Match
 from tables.models import Seat
-from tests.conftest import queued
+from tests.conftest import queued, queued_args
 from tests.gameplay.helpers import first_legal, human_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,7 +22,7 @@ def checks(broker) -> list[tuple[int, datetime, datetime]]:
     """The clock checks queued: (match, the check's own time, when the broker is to hand it over)."""
     found = []
     for message in queued(broker, scheduling.CHECK_CLOCK):
-        match_id, at = json.loads(base64.b64decode(message["body"]))[0]
+        match_id, at = queued_args(message)
         eta = datetime.fromisoformat(message["headers"]["eta"])
         found.append((match_id, datetime.fromisoformat(at), eta))
     return found
