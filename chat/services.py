@@ -7,7 +7,7 @@ import unicodedata
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext, gettext_noop
@@ -84,6 +84,19 @@ def _spend_message(user_id: int) -> None:
         raise ChatRefused(gettext_noop("You are sending messages too quickly: wait a few seconds."))
 
 
+TABLE_KEY_SHARE = f"SELECT 1 FROM {Table._meta.db_table} WHERE id = %s FOR KEY SHARE"
+
+
+def _hold_the_table_first(table_id: int) -> None:
+    """Hold the table's row as a line's foreign key to it does (``FOR KEY SHARE``), now: the key
+    checks at commit would take the match's row before the table's, the reverse of the site's order
+    (a move locks the table's row, then the match's), and a line said while a move was between the two
+    would deadlock with it. SQLite (embedded) has no row locks: a write holds the whole database."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(TABLE_KEY_SHARE, [table_id])
+
+
 def _refuse_a_repeat(*, table_id: int, user_id: int, phrase: str, folded: str) -> None:
     since = timezone.now() - timedelta(seconds=settings.CHAT_REPEAT_SECONDS)
     last = (
@@ -131,6 +144,7 @@ def chat_say(*, table_id: int, user, phrase: str = "", text: str = "") -> ChatMe
     room = Room.PLAYERS if selectors.may_read_players(table=table, user=user) else Room.WATCHERS
     match = Match.objects.filter(table_id=table_id).order_by("-pk").only("pk", "moves_made").first()
     with transaction.atomic():
+        _hold_the_table_first(table_id)
         message = ChatMessage.objects.create(
             table_id=table_id,
             match=match,
