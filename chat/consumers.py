@@ -2,7 +2,9 @@
 the moves, and showing each reader the lines meant for them, in their language."""
 
 import json
+import logging
 
+from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
@@ -14,6 +16,9 @@ from .models import Report, Room
 from .templatetags.chat_tags import drawer_context
 
 UNREADABLE = gettext_noop("That message could not be read.")
+NOT_DONE = gettext_noop("The server could not do that just now: try again.")
+
+logger = logging.getLogger(__name__)
 
 
 class ChatTableConsumer(TableConsumer):
@@ -40,7 +45,8 @@ class ChatTableConsumer(TableConsumer):
         await self.send_text(await off_thread(self.chat_reply)(frame))
 
     def chat_reply(self, frame: frames.ChatFrame | frames.Unreadable) -> str:
-        """Do what a chat frame asks; the fragments to answer this page with."""
+        """Do what a chat frame asks; the fragments to answer this page with. A statement the database
+        failed undid the whole of it: the page is told to try again, and keeps what was typed."""
         with translation.override(self.language):
             if isinstance(frame, frames.Unreadable):
                 return self.chat_notice(gettext(UNREADABLE))
@@ -48,6 +54,9 @@ class ChatTableConsumer(TableConsumer):
                 return self._chat_act(frame)
             except services.ChatRefused as refusal:
                 return self.chat_notice(refusal.explain())
+            except DatabaseError:
+                logger.warning("Table %s: the database failed a chat frame.", self.table_id, exc_info=True)
+                return self.chat_notice(gettext(NOT_DONE))
 
     def _chat_act(self, frame: frames.ChatFrame) -> str:
         user = self.scope["user"]

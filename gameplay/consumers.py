@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 
+from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
@@ -293,6 +294,9 @@ TABLE_NEWS = TableNews()
 events.hear_here_first(TABLE_NEWS.hear_here)
 
 
+MOVE_NOT_MADE = gettext_noop("The server could not make that move just now: nothing changed. Try again.")
+
+
 def watching() -> services.ActionRefused:
     """Why a frame from someone who has no seat at the table is refused."""
     return services.ActionRefused(gettext_noop("You are watching this table: only its players can play."))
@@ -477,8 +481,13 @@ class TableConsumer(CountedSocket, LiveConsumer):
 
     def reply_to(self, frame: frames.Frame | services.ActionRefused) -> str:
         """Make the move a frame asks for; what to answer this connection with ("" when the move's
-        own broadcast is the answer)."""
-        refusal = self._refusal(frame)
+        own broadcast is the answer). A statement the database failed (a deadlock, a restart) undid the
+        whole move: the page is told so, and its socket stays open for the next try."""
+        try:
+            refusal = self._refusal(frame)
+        except DatabaseError:
+            logger.warning("Table %s: the database failed a move.", self.table_id, exc_info=True)
+            refusal = services.ActionRefused(MOVE_NOT_MADE)
         if refusal is None:
             return ""
         if refusal.stale:

@@ -1,6 +1,7 @@
 """Fixtures shared by the whole suite: a real Celery worker and a live Daphne server."""
 
 import base64
+import gc
 import json
 import os
 import random
@@ -86,6 +87,66 @@ def flush_retried_after_a_deadlock() -> Iterator[None]:
         yield
     finally:
         flush.Command.handle = handle
+
+
+class FailingInserts:
+    """PostgreSQL refusing every row put into a table, as it refuses the statement it broke a deadlock
+    with (SQLSTATE 40P01): a database failure met on demand, on the real database."""
+
+    FUNCTION = "test_fail_like_a_deadlock"
+
+    def start(self, table: str) -> None:
+        """From now on, every INSERT into ``table`` fails."""
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"CREATE OR REPLACE FUNCTION {self.FUNCTION}() RETURNS trigger LANGUAGE plpgsql AS $$ "
+                "BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; END $$"
+            )
+            cursor.execute(
+                f"CREATE TRIGGER {self.FUNCTION} BEFORE INSERT ON {table} "
+                f"FOR EACH ROW EXECUTE FUNCTION {self.FUNCTION}()"
+            )
+
+    def stop(self) -> None:
+        """Every table takes rows again (the triggers go with their function)."""
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP FUNCTION IF EXISTS {self.FUNCTION}() CASCADE")
+
+
+@pytest.fixture
+def failing_inserts(transactional_db) -> Iterator[FailingInserts]:
+    """``start(table)`` makes the table's inserts fail; whatever the test does, they work again after it."""
+    failing = FailingInserts()
+    try:
+        yield failing
+    finally:
+        failing.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def connections_closed_before_the_database_is_dropped(django_db_setup) -> Iterator[None]:
+    """The test database can be dropped at the end only once nothing is connected to it, and
+    connections outlive what opened them: asgiref's one sync thread lives until the process exits;
+    the consumer tests' threads have ended, but their connections wait for the garbage collector (a
+    connection's wrapper refers to itself); a logged error's traceback keeps its frames, and the
+    connection they used, alive in pytest's captured records. Each is closed here."""
+    yield
+    import threading
+
+    from django.db.backends.base.base import BaseDatabaseWrapper
+
+    gc.collect()
+    for wrapper in gc.get_objects():
+        if (
+            isinstance(wrapper, BaseDatabaseWrapper)
+            and wrapper._thread_ident != threading.get_ident()
+            and wrapper.connection is not None
+        ):
+            wrapper.connection.close()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -259,6 +259,26 @@ async def test_a_refused_message_reaches_only_its_sender_with_the_reason_in_thei
     await close_all(*seats, spectator)
 
 
+async def test_a_line_the_database_fails_is_answered_with_try_again_and_the_socket_stays_open(
+    typing, failing_inserts
+):
+    _match, _users, _watcher, seats, spectator = await seated_and_watched()
+    await sync_to_async(failing_inserts.start)("chat_chatmessage")
+    await say(seats[0], text="lost in a deadlock")
+    refused = await notice(seats[0])
+    assert in_language("en", "The server could not do that just now: try again.") in refused
+    assert 'id="chat-composer' not in refused  # the composer is not redrawn: what was typed stays
+    assert await sync_to_async(ChatMessage.objects.count)() == 0
+    for socket in (seats[1], spectator):
+        assert not [frame for frame in await drained(socket) if "lost in a deadlock" in frame]
+    await sync_to_async(failing_inserts.stop)()
+    await say(seats[0], text="said again")
+    for socket in seats:
+        await line_said(socket, "said again")
+    assert await sync_to_async(ChatMessage.objects.filter(text="said again").count)() == 1
+    await close_all(*seats, spectator)
+
+
 async def test_a_moderators_removal_reaches_every_reader_as_the_removed_line(typing):
     _match, _users, _watcher, seats, spectator = await seated_and_watched()
     await say(spectator, text="rude words from the rail")

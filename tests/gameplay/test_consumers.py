@@ -162,6 +162,33 @@ async def test_moves_by_frame_and_errors_for_this_connection_only():
     await second.disconnect()
 
 
+async def test_a_move_the_database_fails_changes_nothing_and_the_same_frame_then_plays(failing_inserts):
+    match, users = await sync_to_async(human_match)("americana", 2)
+    first, second = [await open_socket(match.table_id, user) for user in users]
+    await first.receive_from(timeout=5)
+    await second.receive_from(timeout=5)
+    state_json, _awaiting, _name = await sync_to_async(snapshot)(match.pk)
+    mover, other = (first, second) if state_json["to_act"] == 0 else (second, first)
+    draw = json.dumps({"version": 0, "type": "draw"})
+
+    await sync_to_async(failing_inserts.start)("gameplay_move")
+    await mover.send_to(text_data=draw)
+    notice = await mover.receive_from(timeout=5)
+    assert 'id="notice"' in notice and "could not make that move just now: nothing changed." in notice
+    assert await other.receive_nothing(timeout=0.3)
+    assert await sync_to_async(snapshot)(match.pk) == (state_json, False, "americana")
+    assert await sync_to_async(Move.objects.count)() == 0
+
+    # The socket was kept: the same click, once the database takes it, is the move.
+    await sync_to_async(failing_inserts.stop)()
+    await mover.send_to(text_data=draw)
+    assert 'name="version" value="1"' in await mover.receive_from(timeout=5)
+    assert 'name="version" value="1"' in await other.receive_from(timeout=5)
+    assert await sync_to_async(Move.objects.count)() == 1
+    await first.disconnect()
+    await second.disconnect()
+
+
 def next_turn(match_id: int, rng: random.Random) -> tuple[int | None, dict | None, int]:
     """(the seat to move, a legal move for it, the version) while a round is played; (None, None, the
     version) once the next round is dealt here, or when the match is over."""
