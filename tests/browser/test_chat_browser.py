@@ -237,6 +237,32 @@ KNOWN_PARTS = {"chat-author", "chat-text", "chat-line-menu"}
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_line_the_database_fails_keeps_what_was_typed_and_says_try_again(
+    browser: Browser, chat_server_url: str, failing_inserts
+):
+    table, _users = off_loop(seated_pair)
+    ion = at_the_table(browser, chat_server_url, table, "ion", "ro-RO")
+    ion.get_by_test_id("chat-toggle").click()
+    off_loop(failing_inserts.start, "chat_chatmessage")
+    typed = ion.get_by_test_id("chat-text")
+    typed.fill(DIACRITICS)
+    typed.press("Enter")
+    expect(ion.get_by_test_id("chat-notice")).to_have_text(
+        romanian("The server could not do that just now: try again.")
+    )
+    expect(typed).to_have_value(DIACRITICS)
+    expect(lines(ion)).to_have_count(0)
+    ion.screenshot(path=ARTIFACTS / "chat-ro-not-sent.png", animations="disabled")
+    # The same socket, once the database takes lines again: the same words go.
+    off_loop(failing_inserts.stop)
+    typed.press("Enter")
+    expect(lines(ion)).to_have_count(1)
+    expect(lines(ion).first.locator(".chat-text")).to_have_text(DIACRITICS)
+    expect(typed).to_have_value("")
+    expect(ion.get_by_test_id("chat-notice")).to_have_text("")
+
+
+@pytest.mark.django_db(transaction=True)
 def test_typed_attacks_show_as_typed_and_never_run(browser: Browser, chat_server_url: str):
     table, _users = off_loop(seated_pair)
     ana = at_the_table(browser, chat_server_url, table, "ana", "en-GB")
