@@ -127,13 +127,13 @@ def failing_inserts(transactional_db) -> Iterator[FailingInserts]:
         failing.stop()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def connections_closed_before_the_database_is_dropped(django_db_setup) -> Iterator[None]:
-    """The test database can be dropped at the end only once nothing is connected to it, and
-    connections outlive what opened them: asgiref's one sync thread lives until the process exits;
-    the consumer tests' threads have ended, but their connections wait for the garbage collector (a
-    connection's wrapper refers to itself); a logged error's traceback keeps its frames, and the
-    connection they used, alive in pytest's captured records. Each is closed here."""
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup) -> Iterator[None]:
+    """pytest-django's test database, with every connection to it closed before it is dropped (it
+    cannot be while anything is connected). Connections outlive what opened them: asgiref's one sync
+    thread lives until the process exits; the consumer tests' threads have ended, but their
+    connections wait for the garbage collector (a connection's wrapper refers to itself); a logged
+    error's traceback keeps its frames, and the connection they used, in pytest's captured records."""
     yield
     import threading
 
