@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -135,8 +136,6 @@ def django_db_setup(django_db_setup) -> Iterator[None]:
     connections wait for the garbage collector (a connection's wrapper refers to itself); a logged
     error's traceback keeps its frames, and the connection they used, in pytest's captured records."""
     yield
-    import threading
-
     from django.db.backends.base.base import BaseDatabaseWrapper
 
     gc.collect()
