@@ -17,6 +17,13 @@ class User(AbstractUser):
         editable=False,
         help_text=_("When the account was closed and its personal data erased."),
     )
+    email_confirmed_at = models.DateTimeField(
+        _("email confirmed"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("When the person opened the link mailed to them at registration; unset until then."),
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

@@ -201,6 +201,9 @@ CHAT_MESSAGES_PER_10_SECONDS = int(os.environ.get("CHAT_MESSAGES_PER_10_SECONDS"
 """Chat messages a person may send in ten seconds (in one burst at most), at all tables together."""
 CHAT_REPEAT_SECONDS = 30
 """A person's message the same as their last one at the table within this long is refused."""
+RATED_MIN_ACCOUNT_AGE_SECONDS = float(os.environ.get("RATED_MIN_ACCOUNT_AGE_SECONDS", "86400"))
+"""How old an account with a confirmed email must be before its matches are rated: a day, so a
+farm of fresh accounts costs a day of waiting per batch, while a newcomer plays casual meanwhile."""
 CHAT_FREE_TEXT_MATCHES = int(os.environ.get("CHAT_FREE_TEXT_MATCHES", "3"))
 """Matches with people an account must have finished before it may type (until then, quick phrases)."""
 CHAT_REPORTS_PER_HOUR = int(os.environ.get("CHAT_REPORTS_PER_HOUR", "30"))
