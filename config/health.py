@@ -4,11 +4,13 @@
 site can play here: PostgreSQL answers, a message goes through the channel layer and back, the broker
 answers, a Celery worker was heard from lately and the sweep is not behind. Each check has its own
 verdict in the JSON body; the status is 503 when any fails, so a machine reads the code and a person
-reads the body. The checks run at once, each within ``HEALTH_TIMEOUT_SECONDS``.
+reads the body. The checks run at once, each within ``HEALTH_TIMEOUT_SECONDS``. A stranger reads the
+status alone: the checks' errors name hosts, ports and users, for this machine or ``HEALTH_TOKEN``.
 """
 
 import asyncio
 import contextlib
+import ipaddress
 import time
 from collections.abc import Awaitable
 from datetime import timedelta
@@ -23,12 +25,15 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
+from accounts.services import client_address
 from gameplay.models import Match
 
 WORKER_HEARD = "health:worker-heard"
 SWEEP_RAN = "health:sweep-ran"
 SWEEP_TASK = "gameplay.tasks.sweep"
+TOKEN_HEADER = "X-Health-Token"
 STAMP_KEPT_SECONDS = 24 * 3600
 """A stamp outlives any silence worth reporting, so "silent for 3 h" is said rather than "never"."""
 
@@ -55,9 +60,22 @@ async def ready(request: HttpRequest) -> JsonResponse:
     names = ("database", "channel_layer", "broker", "worker", "sweep")
     checks = [_database(), _channel_layer(), _broker(), _worker(), _sweep()]
     verdicts = await asyncio.gather(*(_timed(check) for check in checks))
-    report = dict(zip(names, verdicts, strict=True))
     ok = all(verdict["ok"] for verdict in verdicts)
-    return _answer({"status": "ready" if ok else "unready", "checks": report}, ok=ok)
+    body: dict[str, Any] = {"status": "ready" if ok else "unready"}
+    if _may_see_details(request):
+        body["checks"] = dict(zip(names, verdicts, strict=True))
+    return _answer(body, ok=ok)
+
+
+def _may_see_details(request: HttpRequest) -> bool:
+    """This machine (``manage.py prod``, the people on call) or a caller with ``HEALTH_TOKEN``."""
+    token = settings.HEALTH_TOKEN
+    if token and constant_time_compare(request.headers.get(TOKEN_HEADER, ""), token):
+        return True
+    try:
+        return ipaddress.ip_address(client_address(request)).is_loopback
+    except ValueError:
+        return False
 
 
 def _answer(body: dict, *, ok: bool) -> JsonResponse:

@@ -135,3 +135,34 @@ def test_the_channel_layer_check_leaves_no_subscription_behind(client):
         return len(layer._get_layer().channels)
 
     assert asyncio.run(subscribed_after_checks()) == 0
+
+
+def test_a_stranger_reads_the_status_alone(client, settings):
+    settings.HEALTH_TOKEN = "on-call-secret"
+    settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{free_port()}/0"  # fails, naming host and port
+    for stranger in (
+        client.get("/health/ready", REMOTE_ADDR="203.0.113.9"),
+        client.get("/health/ready", REMOTE_ADDR="203.0.113.9", headers={"X-Health-Token": "a-guess"}),
+    ):
+        assert stranger.status_code == 503
+        assert stranger.json() == {"status": "unready"}
+
+
+def test_this_machine_and_the_token_read_every_check(client, settings):
+    settings.HEALTH_TOKEN = "on-call-secret"
+    port = free_port()
+    settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{port}/0"
+    for insider in (
+        client.get("/health/ready", REMOTE_ADDR="127.0.0.1"),
+        client.get("/health/ready", REMOTE_ADDR="::1"),
+        client.get("/health/ready", REMOTE_ADDR="203.0.113.9", headers={"X-Health-Token": "on-call-secret"}),
+    ):
+        assert insider.status_code == 503
+        broker = insider.json()["checks"]["broker"]
+        assert broker["ok"] is False and str(port) in broker["error"]
+
+
+def test_no_token_is_accepted_while_none_is_set(client, settings):
+    settings.HEALTH_TOKEN = ""
+    response = client.get("/health/ready", REMOTE_ADDR="203.0.113.9", headers={"X-Health-Token": ""})
+    assert response.json() == {"status": "unready"}
