@@ -4,6 +4,7 @@ from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -73,7 +74,7 @@ def export_download(request: HttpRequest, export_id: int) -> HttpResponse:
         raise Http404(_("This download has expired or is not yours."))
     response = HttpResponse(bytes(ready.archive), content_type="application/zip")
     name = DOWNLOAD_NAME % {"name": request.user.username, "date": f"{ready.ready_at:%Y-%m-%d}"}
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=name)
     response["Cache-Control"] = "private, no-store"
     return response
 

@@ -145,3 +145,25 @@ def test_the_data_page_needs_a_login_and_preparing_needs_a_post(client, db):
     client.force_login(make_user("vera"))
     assert client.get(reverse("privacy:export")).status_code == 405
     assert client.get(reverse("privacy:data")).status_code == 200
+
+
+def test_the_download_keeps_a_name_beyond_latin_1(db):
+    """ "Ș" is no Latin-1 letter: the file name travels as RFC 6266's ``filename*``, whole."""
+    stefan = make_user("Ștefan")
+    now = timezone.now()
+    ready = DataExport.objects.create(
+        user=stefan,
+        language="ro",
+        status=DataExport.Status.READY,
+        archive=b"PK",
+        size=2,
+        ready_at=now,
+        expires_at=now + timedelta(hours=1),
+    )
+    owner = Client()
+    owner.force_login(stefan)
+    fetched = owner.get(reverse("privacy:download", args=[ready.pk]))
+    assert fetched.status_code == 200
+    assert fetched["Content-Disposition"] == (
+        f"attachment; filename*=utf-8''septica-data-%C8%98tefan-{now:%Y-%m-%d}.zip"
+    )
