@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from gameplay import presence
@@ -93,8 +93,15 @@ def friends_of(*, user) -> list[Friend]:
     return sorted(friends, key=lambda friend: not friend.online)
 
 
+def _requests_heard_by(user) -> QuerySet[FriendRequest]:
+    """Requests to ``user`` from people ``user`` has not blocked (a blocked person's wait unanswered)."""
+    return FriendRequest.objects.filter(recipient=user).exclude(
+        sender_id__in=Block.objects.filter(blocker=user).values("blocked_id")
+    )
+
+
 def requests_to(*, user) -> list[FriendRequest]:
-    return list(FriendRequest.objects.filter(recipient=user).select_related("sender").order_by("-created_at"))
+    return list(_requests_heard_by(user).select_related("sender").order_by("-created_at"))
 
 
 def requests_from(*, user) -> list[FriendRequest]:
@@ -120,7 +127,7 @@ def relation(*, user, other_id: int) -> Relation:
     return Relation(
         friends=Friendship.objects.filter(person=user, friend_id=other_id).exists(),
         request_sent=FriendRequest.objects.filter(sender=user, recipient_id=other_id).exists(),
-        request_received=FriendRequest.objects.filter(sender_id=other_id, recipient=user).exists(),
+        request_received=_requests_heard_by(user).filter(sender_id=other_id).exists(),
         blocked=Block.objects.filter(blocker=user, blocked_id=other_id).exists(),
     )
 

@@ -277,18 +277,16 @@ def _befriend(a, b) -> None:
 
 @transaction.atomic(durable=True)
 def friend_request_send(*, sender, recipient) -> str:
-    """Ask ``recipient`` to be friends; if they asked first, that is a yes. Says what happened."""
+    """Ask ``recipient`` to be friends; if they asked first, that is a yes. Says what happened. A
+    request to someone who blocked the sender reads to the sender as any other (it waits, unanswered,
+    as one the recipient ignores): a block is not told to the person blocked."""
     if recipient is None or not recipient.is_active:
         raise SocialError(_("There is no such player."))
     if recipient.pk == sender.pk:
         raise SocialError(_("You cannot be your own friend."))
     block = _blocked_either_way(sender.pk, recipient.pk)
-    if block is not None:
-        if block.blocker_id == sender.pk:
-            raise SocialError(
-                _("You have blocked %(name)s: unblock them first.") % {"name": recipient.username}
-            )
-        raise SocialError(_("%(name)s is not taking friend requests.") % {"name": recipient.username})
+    if block is not None and block.blocker_id == sender.pk:
+        raise SocialError(_("You have blocked %(name)s: unblock them first.") % {"name": recipient.username})
     if _are_friends(sender.pk, recipient.pk):
         return _("You are already friends with %(name)s.") % {"name": recipient.username}
     if FriendRequest.objects.filter(sender=recipient, recipient=sender).exists():
@@ -299,7 +297,8 @@ def friend_request_send(*, sender, recipient) -> str:
         return _("Your request to %(name)s is waiting for an answer.") % {"name": recipient.username}
     _spend_request(sender)
     FriendRequest.objects.create(sender=sender, recipient=recipient)
-    _notify(recipient_id=recipient.pk, kind=Notice.Kind.FRIEND_REQUEST, sender=sender)
+    if block is None:  # the blocker is never told, and never sees the request
+        _notify(recipient_id=recipient.pk, kind=Notice.Kind.FRIEND_REQUEST, sender=sender)
     return _("Friend request sent to %(name)s.") % {"name": recipient.username}
 
 
@@ -312,7 +311,7 @@ def friend_request_answer(*, user, sender_id: int, accept: bool) -> None:
         .select_related("sender")
         .first()
     )
-    if request is None:
+    if request is None or _blocked_either_way(user.pk, sender_id):
         raise SocialError(_("This friend request is no longer waiting for an answer."))
     if accept:
         _befriend(user, request.sender)

@@ -79,12 +79,27 @@ def test_a_block_ends_the_friendship_and_refuses_requests_either_way(ana, ion):
     services.block(user=ana, other=ion)
     assert not Friendship.objects.exists()
     assert Block.objects.filter(blocker=ana, blocked=ion).exists()
-    with pytest.raises(services.SocialError, match="not taking friend requests"):
-        services.friend_request_send(sender=ion, recipient=ana)
+    services.friend_request_send(sender=ion, recipient=ana)
+    assert not selectors.requests_to(user=ana) and not Notice.objects.filter(recipient=ana, closed=False)
+    with pytest.raises(services.SocialError, match="no longer waiting"):
+        services.friend_request_answer(user=ana, sender_id=ion.pk, accept=True)
     with pytest.raises(services.SocialError, match="unblock them first"):
         services.friend_request_send(sender=ana, recipient=ion)
-    services.unblock(user=ana, other_id=ion.pk)
-    assert "sent" in services.friend_request_send(sender=ion, recipient=ana)
+    assert not Friendship.objects.exists()
+
+
+def test_a_request_to_someone_who_blocked_the_sender_reads_as_any_other(ana, ion):
+    """The sender is not told of the block: what they read, now and on asking again, and what their
+    own page lists, are as for a person who simply has not answered."""
+    mara = make_user("mara")
+    heard = [services.friend_request_send(sender=ion, recipient=mara) for _ in range(2)]
+    services.block(user=ana, other=ion)
+    ignored = [services.friend_request_send(sender=ion, recipient=ana) for _ in range(2)]
+    assert [said.replace("ana", "mara") for said in ignored] == heard
+    assert heard == ["Friend request sent to mara.", "Your request to mara is waiting for an answer."]
+    assert [request.recipient.username for request in selectors.requests_from(user=ion)] == ["ana", "mara"]
+    assert selectors.relation(user=ion, other_id=ana.pk).request_sent
+    assert not selectors.relation(user=ana, other_id=ion.pk).request_received
 
 
 def test_removing_a_friend_removes_both_directions(ana, ion):
