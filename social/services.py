@@ -402,8 +402,20 @@ def invitation_send(*, by, table_id: int, friend_id: int) -> str:
     return _("%(name)s has been invited.") % {"name": friend_name}
 
 
+def _invitation_open(notice: Notice) -> bool:
+    """An invitation still stands while nobody has put it away, the two are friends and neither has
+    blocked the other, and the one who invited still sits at the table."""
+    return (
+        not notice.closed
+        and _are_friends(notice.sender_id, notice.recipient_id)
+        and _blocked_either_way(notice.sender_id, notice.recipient_id) is None
+        and notice.table.seats.filter(user_id=notice.sender_id).exists()
+    )
+
+
 def invitation_accept(*, user, notice_id: int) -> int:
-    """Sit down at the table the invitation is for; the table's id."""
+    """Sit down at the table the invitation is for, if it still stands (``_invitation_open``); the
+    table's id. One wording for every reason it no longer stands, so a block is not told."""
     with transaction.atomic(durable=True):
         notice = (
             Notice.objects.select_for_update(of=("self",))
@@ -413,13 +425,15 @@ def invitation_accept(*, user, notice_id: int) -> int:
         )
         if notice is None:
             raise SocialError(_("There is no such invitation."))
-        table = notice.table
+        table, standing = notice.table, _invitation_open(notice)
         notice.closed, notice.read_at = True, notice.read_at or timezone.now()
         notice.save(update_fields=["closed", "read_at"])
     if table.seats.filter(user=user).exists():
         return table.pk
     if not _table_has_room(table):
         raise SocialError(_("This invitation has lapsed: the table has filled or started."))
+    if not standing:
+        raise SocialError(_("This invitation no longer stands."))
     try:
         table_services.seat_take(table_id=table.pk, user=user, token=table.invite_token)
     except TableError as error:

@@ -177,3 +177,42 @@ def test_opening_the_bell_marks_the_notices_read(ana, ion):
     services.notices_read(user=ion)
     assert selectors.unread_count(user=ion) == 0
     assert len(selectors.notices_of(user=ion)) == 1
+
+
+def _invited(host, friend) -> tuple[Table, Notice]:
+    befriend(host, friend)
+    table = _table(host)
+    services.invitation_send(by=host, table_id=table.pk, friend_id=friend.pk)
+    return table, Notice.objects.get(recipient=friend, kind=Notice.Kind.INVITATION)
+
+
+def _stands_up(host, table: Table) -> None:
+    table_services.seat_take(table_id=table.pk, user=make_user("keeper"), token=table.invite_token)
+    table_services.seat_leave(table_id=table.pk, user=host)  # the keeper now hosts the open table
+
+
+@pytest.mark.parametrize(
+    "undo",
+    [
+        lambda host, friend, table: services.block(user=host, other=friend),
+        lambda host, friend, table: services.block(user=friend, other=host),
+        lambda host, friend, table: services.friend_remove(user=host, friend_id=friend.pk),
+        lambda host, friend, table: _stands_up(host, table),
+    ],
+    ids=["the host blocks", "the friend blocks", "unfriended", "the host stands up"],
+)
+def test_an_invitation_no_longer_seats_anyone_once_it_no_longer_stands(ana, ion, undo):
+    table, notice = _invited(ana, ion)
+    undo(ana, ion, table)
+    Notice.objects.filter(pk=notice.pk).update(closed=False)  # a page still showing its "Join"
+    with pytest.raises(services.SocialError, match="no longer stands"):
+        services.invitation_accept(user=ion, notice_id=notice.pk)
+    assert not table.seats.filter(user=ion).exists()
+
+
+def test_an_invitation_put_away_no_longer_seats(ana, ion):
+    table, notice = _invited(ana, ion)
+    services.notice_close(user=ion, notice_id=notice.pk)
+    with pytest.raises(services.SocialError, match="no longer stands"):
+        services.invitation_accept(user=ion, notice_id=notice.pk)
+    assert not table.seats.filter(user=ion).exists()
