@@ -35,3 +35,9 @@ def established_q(prefix: str = "", *, now: datetime | None = None) -> Q:
             f"{prefix}date_joined__lte": established_since(now),
         }
     )
+
+
+def still_active(*, user_id: int) -> bool:
+    """Whether ``user_id`` may still act, read afresh: a ban's news to their open pages may be lost,
+    so a page's every chat frame asks the row itself."""
+    return User.objects.filter(pk=user_id, is_active=True, erased_at__isnull=True).exists()

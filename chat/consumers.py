@@ -8,8 +8,10 @@ from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
+from accounts.selectors import still_active
 from gameplay.consumers import SHARED_TABLES, TableConsumer
-from tables.consumers import off_thread
+from tables.consumers import BANNED_WORDS, off_thread
+from tables.fragments import FORBIDDEN
 
 from . import frames, selectors, services
 from .models import Report, Room
@@ -41,6 +43,11 @@ class ChatTableConsumer(TableConsumer):
         frame = frames.parse(text_data)
         if frame is None:
             await super().receive(text_data=text_data, bytes_data=bytes_data)
+            return
+        user = self.scope["user"]
+        if user.is_authenticated and not await off_thread(still_active)(user_id=user.pk):
+            # Banned or erased, and the ban's news never reached this page: it stops here.
+            await self.close_for_good(FORBIDDEN, BANNED_WORDS)
             return
         await self.send_text(await off_thread(self.chat_reply)(frame))
 

@@ -11,11 +11,13 @@ from django.utils import formats, timezone, translation
 from django.utils.html import escape
 from django.utils.translation import gettext
 
+from accounts.models import User
 from chat import services
 from chat.models import ChatMessage, Ignore, Report, Room, TableChat
 from chat.phrases import PHRASES
 from gameplay.models import Move
 from social import services as social_services
+from tables.fragments import FORBIDDEN
 from tests.channels import open_socket
 from tests.factories import make_user
 from tests.gameplay.helpers import human_match
@@ -391,3 +393,24 @@ async def test_chat_frames_never_carry_another_seats_cards(typing):
             for code in hidden_from(state_json, seat, game_name, awaiting):
                 assert not mentions(html_of(frame), code), f"seat {seat} was shown {code} in {frame[:200]}"
     await close_all(*seats, spectator)
+
+
+@pytest.mark.parametrize(
+    "gone",
+    [{"is_active": False}, {"erased_at": timezone.now()}],
+    ids=["banned", "erased"],
+)
+async def test_a_chat_frame_from_someone_no_longer_active_closes_the_page_though_the_ban_s_news_was_lost(
+    typing, gone
+):
+    """The row is changed without a word to the pages (the ban's news lost on the way): the next chat
+    frame reads the row, is refused, and the page is told and closed for good."""
+    _match, users, _watcher, seats, spectator = await seated_and_watched()
+    await sync_to_async(User.objects.filter(pk=users[0].pk).update)(**gone)
+    await say(seats[0], text="still talking after the ban")
+    told = await seats[0].receive_from(timeout=5)
+    assert "deactivated" in told
+    assert await seats[0].receive_output(timeout=5) == {"type": "websocket.close", "code": FORBIDDEN}
+    assert not await sync_to_async(ChatMessage.objects.exists)()
+    assert not [frame for frame in await drained(seats[1], spectator) if "still talking" in frame]
+    await close_all(seats[1], spectator)
