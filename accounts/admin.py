@@ -52,8 +52,10 @@ def users_ban(model_admin: admin.ModelAdmin, request: HttpRequest, bans: Iterabl
 class UserAdmin(DjangoUserAdmin):
     """Players, searchable and filterable. Only a superuser changes an account (its username, email and
     password above all: a moderator who could set a player's email could reset their password to it);
-    moderators read accounts and ban or reinstate with the actions. ``is_active`` is read-only for
-    everyone: a ban goes through the ban service, with its rules and its reactions, whoever makes it."""
+    moderators read accounts and ban or reinstate with the actions. A moderator never sees an email
+    address or a name (not in the list, the search or the form): a ban needs the username only.
+    ``is_active`` is read-only for everyone: a ban goes through the ban service, with its rules and its
+    reactions, whoever makes it."""
 
     list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
     list_filter = ("is_active", "is_staff", "is_superuser", "date_joined")
@@ -62,16 +64,31 @@ class UserAdmin(DjangoUserAdmin):
     readonly_fields = ("is_active",)
     actions = ("deactivate", "reactivate")
     PRIVILEGE_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+    PERSONAL_FIELDS = ("first_name", "last_name", "email")
 
     def get_fieldsets(self, request, obj=None):
-        """Only a superuser sees the fields that grant privileges."""
+        """Only a superuser sees the fields that grant privileges, and the personal ones."""
         fieldsets = super().get_fieldsets(request, obj)
         if request.user.is_superuser:
             return fieldsets
-        return [
-            (name, {**options, "fields": [f for f in options["fields"] if f not in self.PRIVILEGE_FIELDS]})
+        hidden = (*self.PRIVILEGE_FIELDS, *self.PERSONAL_FIELDS)
+        shown = [
+            (name, {**options, "fields": [f for f in options["fields"] if f not in hidden]})
             for name, options in fieldsets
         ]
+        return [(name, options) for name, options in shown if options["fields"]]
+
+    def get_list_display(self, request):
+        return self._without_personal(request, super().get_list_display(request))
+
+    def get_search_fields(self, request):
+        """A moderator searches by username only: a search by address would tell who uses one."""
+        return self._without_personal(request, super().get_search_fields(request))
+
+    def _without_personal(self, request, fields):
+        if request.user.is_superuser:
+            return fields
+        return tuple(field for field in fields if field not in self.PERSONAL_FIELDS)
 
     def has_change_permission(self, request, obj=None) -> bool:
         """The change form and the password form: a superuser's alone (Django's password view asks this)."""

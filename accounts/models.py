@@ -5,6 +5,12 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
+def named_by_id(record: models.Model) -> str:
+    """A record's name by its kind and id only ("chat report #12"). Django's admin log keeps a changed
+    row's name for ever, so a moderation record's name carries no username and no chat text."""
+    return f"{record._meta.verbose_name} #{record.pk}"
+
+
 class User(AbstractUser):
     """A player. Deactivating the account (``is_active`` off) is how moderators ban. A closed account
     keeps its row, emptied (``erased_at`` set), so the matches it played stay whole for the others."""

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
-from . import signals
+from . import moderators, signals
 from .models import ReservedName, User
 from .tasks import send_email
 
@@ -63,7 +63,7 @@ def _locked_for(*, user: User, by: User) -> User:
     moderator's slip would lock them out), and staff only by a superuser. Read from the row as it is now,
     not from a list loaded before the person was made staff."""
     if user.pk == by.pk:
-        raise BanRefused(_("Nobody can ban or reinstate themselves."))
+        raise BanRefused(moderators.own_case_refusal())
     locked = User.objects.select_for_update().get(pk=user.pk)
     if (locked.is_staff or locked.is_superuser) and not by.is_superuser:
         raise BanRefused(

@@ -1,7 +1,7 @@
 """The moderators' side of the chat: the queue of reported messages (each read with what was said around
-it, and decided with a reason), every message, the suspensions, the record of every action and the word
-list. The admin writes nothing itself: every decision goes through ``chat.services``, which checks the
-``chat.moderate_chat`` permission, wants a reason and keeps the record."""
+it, and decided with a reason), the spectators' messages, the suspensions, the record of every action
+and the word list. The admin writes nothing itself: every decision goes through ``chat.services``,
+which checks the ``chat.moderate_chat`` permission, wants a reason and keeps the record."""
 
 from django import forms
 from django.contrib import admin, messages
@@ -15,10 +15,11 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts import moderators
 from ratings.admin import ReadOnlyAdmin
 
 from . import selectors, services
-from .models import BannedWord, ChatMessage, ModerationAction, Report, Suspension
+from .models import BannedWord, ChatMessage, ModerationAction, Report, Room, Suspension
 from .phrases import phrase_text
 
 REFUSAL = "_chat_moderation_refused"
@@ -197,10 +198,21 @@ class ReportAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
-        """Deciding is for moderators, on open reports (a handled one is read)."""
+        """Deciding is for moderators, on open reports (a handled one is read), and never on a case the
+        moderator is part of (the services refuse it; the page offers no decision)."""
         if not (super().has_change_permission(request, obj) and may_moderate(request)):
             return False
-        return obj is None or obj.handled_at is None
+        if obj is None:
+            return True
+        return obj.handled_at is None and not selectors.part_of_case(user=request.user, message=obj.message)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """A report about the moderator's own line, or one they filed, says why it offers no decision."""
+        report = self.get_object(request, object_id)
+        open_report = report is not None and report.handled_at is None
+        if open_report and selectors.part_of_case(user=request.user, message=report.message):
+            self.message_user(request, moderators.own_case_refusal(), messages.WARNING)
+        return super().change_view(request, object_id, form_url, extra_context)
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         """Outside the admin's own transaction: each service commits alone, and a ban
@@ -265,7 +277,9 @@ class RemovedFilter(admin.SimpleListFilter):
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ReadOnlyAdmin):
-    """Every message, read-only; moderators remove messages with the action, saying why."""
+    """The spectators' chat, read-only; moderators remove messages with the action, saying why. The
+    players' chat is the seated people's own: a moderator reads it only as the lines around a reported
+    one (on the report's page); a superuser reads every message."""
 
     list_display = ("created_at", "author", "table", "room", "said_what", "removed_at")
     list_filter = ("room", RemovedFilter)
@@ -287,6 +301,10 @@ class ChatMessageAdmin(ReadOnlyAdmin):
     readonly_fields = fields
     action_form = ReasonActionForm
     actions = ("remove_messages",)
+
+    def get_queryset(self, request):
+        lines = super().get_queryset(request)
+        return lines if request.user.is_superuser else lines.exclude(room=Room.PLAYERS)
 
     @admin.display(description=_("said"))
     def said_what(self, message: ChatMessage) -> str:

@@ -3,6 +3,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import named_by_id
+
 
 class Room(models.TextChoices):
     """Who a message is for: the people seated at the table, or those watching it."""
@@ -70,7 +72,7 @@ class ChatMessage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.author}: {self.phrase or self.text}"
+        return named_by_id(self)
 
 
 class TableChat(models.Model):
@@ -116,7 +118,7 @@ class Ignore(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.person} ignores {self.ignored}"
+        return named_by_id(self)
 
 
 class Report(models.Model):
@@ -162,7 +164,7 @@ class Report(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.message} ({self.get_reason_display()})"
+        return named_by_id(self)
 
 
 class Suspension(models.Model):
@@ -189,7 +191,7 @@ class Suspension(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} until {self.until or '∞'}"
+        return named_by_id(self)
 
 
 class ModerationAction(models.Model):
@@ -246,7 +248,7 @@ class ModerationAction(models.Model):
         verbose_name_plural = _("moderation actions")
 
     def __str__(self) -> str:
-        return f"{self.moderator}: {self.get_kind_display()} {self.subject or ''}".strip()
+        return named_by_id(self)
 
 
 class BannedWord(models.Model):

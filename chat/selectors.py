@@ -164,6 +164,18 @@ def match_lines(*, match: Match, user) -> list[Line] | None:
     return _lines(ChatMessage.objects.filter(match=match).exclude(author_id__in=hidden).order_by("pk"))
 
 
+def part_of_case(*, user, subject_id: int | None = None, message: ChatMessage | None = None) -> bool:
+    """Whether ``user`` is part of a moderation case: about themselves, about their own line, or about
+    a line they reported (one decision answers every open report of a line, theirs too)."""
+    if subject_id == user.pk:
+        return True
+    if message is None:
+        return False
+    return (
+        message.author_id == user.pk or Report.objects.filter(message=message, reporter_id=user.pk).exists()
+    )
+
+
 def around(*, report: Report, count: int = AROUND) -> list[Line]:
     """The reported message and the ``count`` said around it in its room (half before, half after)."""
     message = report.message

@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext, gettext_noop
 
+from accounts import moderators
 from accounts import services as account_services
 from gameplay.models import Match
 from tables import limits
@@ -251,6 +252,12 @@ def _moderator(by) -> None:
         raise ModerationRefused(gettext("Only a moderator can do this."))
 
 
+def _refuse_own_case(by, *, subject_id: int | None = None, message: ChatMessage | None = None) -> None:
+    """Nobody acts on a case they are part of (``selectors.part_of_case``), superusers included."""
+    if selectors.part_of_case(user=by, subject_id=subject_id, message=message):
+        raise ModerationRefused(moderators.own_case_refusal())
+
+
 def _reason(reason: str) -> str:
     reason = clean_text(reason)
     if not reason:
@@ -281,6 +288,7 @@ def _record(
 def chat_warn(*, subject_id: int, by, reason: str, report: Report | None = None) -> ModerationAction:
     """Warn a person: their chat shows the warning, in the moderator's words, until they read it."""
     _moderator(by)
+    _refuse_own_case(by, subject_id=subject_id, message=report.message if report else None)
     action = _record(
         by=by,
         kind=ModerationAction.Kind.WARN,
@@ -302,8 +310,7 @@ def chat_suspend(
     _moderator(by)
     if length not in SUSPENSIONS:
         raise ModerationRefused(gettext("Choose how long: an hour, a day or for good."))
-    if subject_id == by.pk:
-        raise ModerationRefused(gettext("Nobody can suspend themselves."))
+    _refuse_own_case(by, subject_id=subject_id, message=report.message if report else None)
     reason = _reason(reason)
     span = SUSPENSIONS[length]
     suspension = Suspension.objects.create(
@@ -324,8 +331,9 @@ def chat_suspend(
 
 @transaction.atomic
 def chat_lift(*, suspension: Suspension, by, reason: str) -> bool:
-    """End a suspension early; True when it was still in force."""
+    """End a suspension early; True when it was still in force. Never one's own."""
     _moderator(by)
+    _refuse_own_case(by, subject_id=suspension.user_id)
     reason = _reason(reason)
     lifted = Suspension.objects.filter(pk=suspension.pk, lifted_at__isnull=True).update(
         lifted_at=timezone.now()
@@ -341,6 +349,7 @@ def chat_remove(*, message: ChatMessage, by, reason: str, report: Report | None 
     """Remove a message: every reader then sees "Removed by a moderator" in its place (the record
     keeps the words). True when it was still shown."""
     _moderator(by)
+    _refuse_own_case(by, message=message)
     reason = _reason(reason)
     removed = ChatMessage.objects.filter(pk=message.pk, removed_at__isnull=True).update(
         removed_at=timezone.now(), removed_by=by
@@ -361,6 +370,7 @@ def chat_remove(*, message: ChatMessage, by, reason: str, report: Report | None 
 def chat_ban(*, subject, by, reason: str, report: Report | None = None) -> bool:
     """Ban the person's account (``accounts.services.user_ban``'s rules and reactions), recorded here."""
     _moderator(by)
+    _refuse_own_case(by, subject_id=subject.pk, message=report.message if report else None)
     reason = _reason(reason)
     try:
         banned = account_services.user_ban(user=subject, by=by)
@@ -382,6 +392,7 @@ def chat_ban(*, subject, by, reason: str, report: Report | None = None) -> bool:
 def report_dismiss(*, report: Report, by, reason: str) -> ModerationAction:
     """Close a report with nothing done to anyone."""
     _moderator(by)
+    _refuse_own_case(by, message=report.message)
     return _record(
         by=by,
         kind=ModerationAction.Kind.DISMISS,

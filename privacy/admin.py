@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import UserAdmin as AccountsUserAdmin
 from accounts.models import User
-from ratings.admin import ReadOnlyAdmin
+from ratings.admin import SuperusersOnlyAdmin
 
 from . import services
 from .models import DataExport
@@ -54,15 +54,9 @@ class UserAdmin(AccountsUserAdmin):
 
 
 @admin.register(DataExport)
-class DataExportAdmin(ReadOnlyAdmin):
+class DataExportAdmin(SuperusersOnlyAdmin):
     """Who asked for their data and when, for a superuser who must answer for it; never the archive."""
 
     list_display = ("user", "status", "requested_at", "ready_at", "expires_at", "size")
     list_filter = ("status",)
     exclude = ("archive",)
-
-    def has_module_permission(self, request) -> bool:
-        return request.user.is_superuser
-
-    def has_view_permission(self, request, obj=None) -> bool:
-        return request.user.is_superuser

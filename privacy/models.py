@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import named_by_id
+
 
 class DataExport(models.Model):
     """A download of everything the site keeps about one person, prepared by a worker and kept for
@@ -34,4 +36,4 @@ class DataExport(models.Model):
         indexes = [models.Index(fields=["user", "-requested_at"])]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.requested_at:%Y-%m-%d %H:%M}"
+        return named_by_id(self)

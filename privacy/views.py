@@ -9,6 +9,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import moderators
+
 from . import services
 from .forms import CloseAccountForm
 
@@ -27,6 +29,9 @@ def policy(request: HttpRequest) -> HttpResponse:
         "session_cookie": settings.SESSION_COOKIE_NAME,
         "csrf_cookie": settings.CSRF_COOKIE_NAME,
         "language_cookie": settings.LANGUAGE_COOKIE_NAME,
+        "moderators_read": moderators.read_names(),
+        "moderators_do": moderators.duty_names(),
+        "moderators_never_see": [str(name) for name in moderators.NEVER_SHOWN.values()],
     }
     return render(request, "privacy/policy.html", context)
 

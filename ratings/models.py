@@ -2,6 +2,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import named_by_id
 from tables.models import Game
 
 from . import model
@@ -40,7 +41,7 @@ class Rating(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.game}: {self.shown}"
+        return named_by_id(self)
 
     @property
     def provisional(self) -> bool:
@@ -118,4 +119,4 @@ class RatingChange(models.Model):
         indexes = [models.Index(fields=["user", "game", "at"])]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.change:+d} ({self.match})"
+        return named_by_id(self)

@@ -19,6 +19,7 @@ from django.db.models import Max, Model, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import moderators
 from gameplay.models import Match, Participant
 
 from . import ledger
@@ -130,11 +131,14 @@ def _voidable(match_id: int) -> RatedMatch:
 @transaction.atomic(durable=True)
 def match_void(*, match_id: int, by, reason: str) -> RatedMatch:
     """A moderator voids a match's rating (cheating, collusion): every change it made is reversed on
-    its people's ratings as they are now, and who did it and why is kept."""
+    its people's ratings as they are now, and who did it and why is kept. Never by someone who played
+    in it, superusers included: undoing a match one lost is the same conflict whoever holds the right."""
     reason = reason.strip()
     if not reason:
         raise RatingError(_("Say why the match's rating is voided."))
     rated = _voidable(match_id)
+    if Participant.objects.filter(match_id=match_id, user_id=by.pk).exists():
+        raise RatingError(moderators.own_case_refusal())
     changes = list(RatingChange.objects.filter(match_id=match_id, voided=False))
     rows = _locked_entries([change.user_id for change in changes], rated.game)
     RatingChange.objects.filter(match_id=match_id).update(voided=True)

@@ -3,6 +3,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import named_by_id
 from tables.models import Game
 
 
@@ -44,7 +45,7 @@ class PoolEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.pool}"
+        return named_by_id(self)
 
 
 class Friendship(models.Model):
@@ -70,7 +71,7 @@ class Friendship(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.person} → {self.friend}"
+        return named_by_id(self)
 
 
 class FriendRequest(models.Model):
@@ -99,7 +100,7 @@ class FriendRequest(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.sender} → {self.recipient}"
+        return named_by_id(self)
 
 
 class Block(models.Model):
@@ -125,7 +126,7 @@ class Block(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.blocker} ⊘ {self.blocked}"
+        return named_by_id(self)
 
 
 class Notice(models.Model):
@@ -164,4 +165,4 @@ class Notice(models.Model):
         indexes = [models.Index(fields=["recipient", "-created_at"])]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} for {self.recipient}"
+        return named_by_id(self)

@@ -24,7 +24,8 @@ class TableAdmin(admin.ModelAdmin):
     """Moderation of tables: filter, search by host or player. Closing one (its match is aborted) is a
     match's lifecycle: ``gameplay.admin`` adds that action. Read-only for everyone: a table changes
     through its services (locked, its seats and the lobby told), never a form; made public, a private
-    table's replay would show every hand to everyone."""
+    table's replay would show every hand to everyone. The invitation token is shown to nobody: it is a
+    seat at the table, and moderation never needs it."""
 
     list_display = (
         "id",
@@ -48,7 +49,6 @@ class TableAdmin(admin.ModelAdmin):
         "host",
         "status",
         "rematch_of",
-        "invite_token",
         "created_at",
         "started_at",
         "finished_at",

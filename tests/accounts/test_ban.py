@@ -48,12 +48,17 @@ def test_a_ban_is_announced_once_it_commits_and_only_once(
     assert not ana.is_active
 
 
-def test_nobody_bans_themselves_not_even_a_superuser(moderator, boss, heard):
+def test_nobody_bans_or_reinstates_themselves_not_even_a_superuser(moderator, boss, heard):
     for person in (moderator, boss):
-        with pytest.raises(services.BanRefused):
+        with pytest.raises(services.BanRefused, match="Nobody decides a case they are part of"):
             services.user_ban(user=person, by=person)
         person.refresh_from_db()
         assert person.is_active
+        type(person).objects.filter(pk=person.pk).update(is_active=False)
+        with pytest.raises(services.BanRefused, match="Nobody decides a case they are part of"):
+            services.user_reinstate(user=person, by=person)
+        person.refresh_from_db()
+        assert not person.is_active
     assert heard == []
 
 

@@ -8,6 +8,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Group
 from django.utils import formats, timezone, translation
 
+from accounts import moderators
 from accounts.models import User
 from chat import selectors, services
 from chat.models import BannedWord, ChatMessage, ModerationAction, Report, Room, Suspension
@@ -53,21 +54,12 @@ def shown_messages(response) -> list[str]:
 
 def test_the_group_holds_what_moderation_needs_and_no_more():
     codenames = set(
-        Group.objects.get(name="Moderators")
+        Group.objects.get(name=moderators.GROUP)
         .permissions.filter(content_type__app_label="chat")
         .values_list("codename", flat=True)
     )
-    assert codenames == {
-        "view_chatmessage",
-        "view_report",
-        "change_report",
-        "view_suspension",
-        "view_moderationaction",
-        "view_bannedword",
-        "add_bannedword",
-        "delete_bannedword",
-        "moderate_chat",
-    }
+    assert codenames == {codename for app_label, codename in moderators.PERMISSIONS if app_label == "chat"}
+    assert "view_ignore" not in codenames
 
 
 def test_the_queue_lists_open_reports_first_with_who_said_what(mod_client, moderator, reported):
@@ -311,11 +303,13 @@ def test_words_are_deleted_one_or_many_through_the_services_and_never_edited(mod
 
 
 def test_the_messages_list_removes_the_selected_with_a_reason(mod_client, moderator, reported):
-    _report, ana, _ion = reported
-    first, second = ChatMessage.objects.filter(author=ana).order_by("pk")[:2]
+    report, ana, _ion = reported
+    first, second = (
+        said(report.message.table_id, ana, text, room=Room.WATCHERS) for text in ("before-00", "ticalosule")
+    )
     page = mod_client.get("/admin/chat/chatmessage/?q=ticalos")
     html = page.content.decode()
-    assert page.status_code == 200 and "esti un ticalos" in html and "before-00" not in html
+    assert page.status_code == 200 and "ticalosule" in html and "before-00" not in html
     assert 'value="remove_messages"' in html and 'name="reason"' in html
     assert mod_client.get("/admin/chat/chatmessage/add/").status_code == 403
 
@@ -333,7 +327,7 @@ def test_the_messages_list_removes_the_selected_with_a_reason(mod_client, modera
     assert actions.count() == 2 and {a.reason for a in actions} == {"spam"}
     assert {a.moderator for a in actions} == {moderator}
     removed = mod_client.get("/admin/chat/chatmessage/?removed=yes").content.decode()
-    assert "before-00" in removed and "esti un ticalos" not in removed
+    assert "before-00" in removed and "ticalosule" in removed and "esti un ticalos" not in removed
 
 
 def test_suspensions_are_lifted_with_a_reason(mod_client, moderator, reported):
@@ -363,3 +357,79 @@ def test_the_record_is_read_only_and_shows_who_did_what_to_whom_and_why(mod_clie
         == 403
     )
     assert mod_client.get("/admin/chat/moderationaction/add/").status_code == 403
+
+
+def test_a_moderator_reads_the_players_chat_only_around_a_reported_line(mod_client, reported, client):
+    """The players' room is the seated people's own: a moderator reads its lines on a report's page
+    only, never in the list of messages or a line's own page; the spectators' chat is listed."""
+    report, ana, _ion = reported
+    watched = said(report.message.table_id, ana, "din tribuna", room=Room.WATCHERS)
+    listed = mod_client.get("/admin/chat/chatmessage/").content.decode()
+    assert "din tribuna" in listed
+    assert "before-00" not in listed and "esti un ticalos" not in listed
+    assert "before-00" not in mod_client.get("/admin/chat/chatmessage/?q=before").content.decode()
+    private_line = ChatMessage.objects.get(text="before-00")
+    assert mod_client.get(f"/admin/chat/chatmessage/{private_line.pk}/change/").status_code == 302
+    assert "before-00" not in mod_client.get("/admin/chat/moderationaction/").content.decode()
+    assert "before-05" in mod_client.get(f"/admin/chat/report/{report.pk}/change/").content.decode()
+    assert mod_client.get(f"/admin/chat/chatmessage/{watched.pk}/change/").status_code == 200
+
+    client.force_login(User.objects.create_superuser("boss", "boss@example.com", "x-9-long-pass"))
+    assert "before-00" in client.get("/admin/chat/chatmessage/").content.decode()
+
+
+def test_a_moderator_cannot_decide_a_report_about_their_own_line(mod_client, moderator, reported):
+    report, _ana, ion = reported
+    own = said(report.message.table_id, moderator, "pe tine nu te intreaba nimeni")
+    about_mine = services.chat_report(user=ion, message_id=own.pk, reason=Report.Reason.ABUSE)
+    page = mod_client.get(f"/admin/chat/report/{about_mine.pk}/change/")
+    assert page.status_code == 200 and 'name="decision"' not in page.content.decode()
+    assert any("Nobody decides a case they are part of" in text for text in shown_messages(page))
+    for decision in DECISIONS:
+        assert decide(mod_client, about_mine, decision).status_code == 403
+    with pytest.raises(services.ModerationRefused, match="Nobody decides a case they are part of"):
+        services.report_dismiss(report=about_mine, by=moderator, reason="nimic grav")
+    with pytest.raises(services.ModerationRefused, match="Nobody decides a case they are part of"):
+        services.chat_remove(message=own, by=moderator, reason="sters de mine")
+    about_mine.refresh_from_db()
+    assert about_mine.handled_at is None and not ModerationAction.objects.exists()
+    assert ChatMessage.objects.get(pk=own.pk).removed_at is None
+
+
+def test_a_moderator_cannot_decide_a_report_they_filed_nor_another_of_the_same_line(
+    mod_client, moderator, reported
+):
+    """One decision answers every open report of a line: deciding ion's would decide the moderator's own."""
+    report, ana, _ion = reported
+    Report.objects.create(message=report.message, reporter=moderator, reason=Report.Reason.ABUSE)
+    page = mod_client.get(f"/admin/chat/report/{report.pk}/change/")
+    assert 'name="decision"' not in page.content.decode()
+    assert decide(mod_client, report, "suspend_forever").status_code == 403
+    for decided in (
+        lambda: services.chat_suspend(
+            subject_id=ana.pk, by=moderator, reason="m-a jignit", length="forever", report=report
+        ),
+        lambda: services.chat_warn(subject_id=ana.pk, by=moderator, reason="m-a jignit", report=report),
+        lambda: services.chat_ban(subject=ana, by=moderator, reason="m-a jignit", report=report),
+        lambda: services.chat_remove(message=report.message, by=moderator, reason="m-a jignit"),
+    ):
+        with pytest.raises(services.ModerationRefused, match="Nobody decides a case they are part of"):
+            decided()
+    ana.refresh_from_db()
+    assert ana.is_active and not Suspension.objects.exists() and not ModerationAction.objects.exists()
+    assert not Report.objects.filter(handled_at__isnull=False).exists()
+
+
+def test_a_moderator_cannot_lift_their_own_suspension(mod_client, moderator):
+    other = make_user("other_mod", is_staff=True)
+    other.groups.add(Group.objects.get(name=moderators.GROUP))
+    suspension = services.chat_suspend(subject_id=moderator.pk, by=other, reason="injurii", length="forever")
+    response = mod_client.post(
+        "/admin/chat/suspension/",
+        {"action": "lift", "_selected_action": [suspension.pk], "reason": "am gresit"},
+        follow=True,
+    )
+    assert any("Nobody decides a case they are part of" in text for text in shown_messages(response))
+    assert selectors.suspension_of(user_id=moderator.pk) is not None
+    assert not ModerationAction.objects.filter(kind=ModerationAction.Kind.LIFT).exists()
+    assert services.chat_lift(suspension=suspension, by=other, reason="a cerut scuze")

@@ -244,3 +244,12 @@ def test_a_person_s_first_seat_is_what_counts(db):
     match = play_out(seated_match("classic", [ana], {"players": 2}))
     assert rating_services.match_rate(match_id=match.pk) is False
     assert ion.rating_changes.count() == 0
+
+
+def test_nobody_voids_a_match_they_played_not_even_a_superuser(db):
+    boss, ion = make_user("boss", is_staff=True, is_superuser=True), make_user("ion")
+    match = rated_and_played("classic", [boss, ion])
+    with pytest.raises(rating_services.RatingError, match="Nobody decides a case they are part of"):
+        rating_services.match_void(match_id=match.pk, by=boss, reason="Collusion")
+    assert RatedMatch.objects.get(match=match).voided_at is None
+    assert not RatingChange.objects.filter(match=match, voided=True).exists()

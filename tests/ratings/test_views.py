@@ -189,3 +189,20 @@ def test_staff_outside_the_moderators_cannot_void(client):
     )
     assert response.status_code == 403
     assert RatedMatch.objects.get(pk=rated.pk).voided_at is None
+
+
+def test_a_moderator_who_played_a_rated_match_cannot_void_it(mod_client):
+    moderator, ion = User.objects.get(username="mod"), make_user("ion")
+    match = rated_and_played("classic", [moderator, ion], {"match": "points8"})
+    rated = RatedMatch.objects.get(match=match)
+    before = Rating.objects.get(user=moderator, game="classic").mu
+    response = mod_client.post(
+        reverse("admin:ratings_ratedmatch_changelist"),
+        {"action": "void_ratings", "_selected_action": [rated.pk], "reason": "I lost, so collusion"},
+        follow=True,
+    )
+    shown = [str(message) for message in response.context["messages"]]
+    assert any("Nobody decides a case they are part of" in text for text in shown)
+    rated.refresh_from_db()
+    assert rated.voided_at is None and not RatingChange.objects.filter(match=match, voided=True).exists()
+    assert Rating.objects.get(user=moderator, game="classic").mu == before
