@@ -225,3 +225,30 @@ def drawer(
         ignored=ignored_people(user=user) if mine else [],
         logged_in=logged_in,
     )
+
+
+@dataclass(frozen=True)
+class Traces:
+    """Where a person shows in the chat's rows, which Django's admin log may name: the rows' ids by
+    model, and the text of the person's lines."""
+
+    rows: dict[type, list[int]]
+    texts: list[str]
+
+
+def traces_of(*, user_id: int) -> Traces:
+    """The chat rows about ``user_id`` (their lines, the reports about those lines and those they
+    filed, their suspensions, the moderators' actions about them or their lines) and the text of their
+    lines: read before ``services.person_forget`` deletes them, so the admin log can forget them too."""
+    said = ChatMessage.objects.filter(author_id=user_id)
+    about = Q(subject_id=user_id) | Q(message__author_id=user_id)
+    rows = {
+        ChatMessage: said.values_list("pk", flat=True),
+        Report: Report.objects.filter(Q(message__author_id=user_id) | Q(reporter_id=user_id)).values_list(
+            "pk", flat=True
+        ),
+        Suspension: Suspension.objects.filter(user_id=user_id).values_list("pk", flat=True),
+        ModerationAction: ModerationAction.objects.filter(about).values_list("pk", flat=True),
+    }
+    texts = list(said.exclude(text="").values_list("text", flat=True))
+    return Traces({model: list(ids) for model, ids in rows.items()}, texts)

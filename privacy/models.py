@@ -37,3 +37,20 @@ class DataExport(models.Model):
 
     def __str__(self) -> str:
         return named_by_id(self)
+
+
+class ErasedAccount(models.Model):
+    """The ledger of accounts closed for good: the id and when, nothing else. ``manage.py restore``
+    erases each again in what a backup brings back, so a restored backup never revives a closed account
+    (an id given later to someone new, who joined after the erasure, is left alone)."""
+
+    user_id = models.BigIntegerField(_("account"), primary_key=True)
+    erased_at = models.DateTimeField(_("erased"))
+
+    class Meta:
+        ordering = ["erased_at"]
+        verbose_name = _("erased account")
+        verbose_name_plural = _("erased accounts")
+
+    def __str__(self) -> str:
+        return f"#{self.user_id}"

@@ -3,25 +3,31 @@ what the privacy page says is deleted. The one way each is done, from the accoun
 the worker alike."""
 
 import math
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery import current_app
 from django.conf import settings
+from django.contrib.admin.models import LogEntry
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts import services as account_services
 from accounts.models import User
+from chat import selectors as chat_selectors
 from chat import services as chat_services
 from gameplay import services as gameplay_services
 from social import services as social_services
 from tables import limits
 
 from . import export
-from .models import DataExport
+from .models import DataExport, ErasedAccount
 
 EXPORT_BUILD = "privacy.tasks.export_build"
 """Queued by name, so the services need not import the task layer (as gameplay's scheduling does)."""
@@ -133,20 +139,84 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
     """Erase ``user`` for good, on their own word (``by`` None) or a superuser's (``by``). First a
     stand-in bot takes their seat in every match still going and their live pages close; then, in one
     transaction, every app forgets them: their seats read "a deleted player", their chat and social ties
-    go, their downloads go, and the account row is emptied. True when this call erased them."""
+    go, their downloads go, the account row is emptied, Django's admin log forgets their name and
+    their lines, and the ledger keeps the id for ``manage.py restore``. True when this call erased
+    them."""
     if by is not None and not by.is_superuser:
         raise PrivacyError(_("Only a superuser can erase an account."))
     if user.erased_at:
         return False
     account_services.user_shut_out(user=user)
     with transaction.atomic(durable=True):
+        name, chat_traces = user.username, chat_selectors.traces_of(user_id=user.pk)
         gameplay_services.participations_forget(user_id=user.pk)
         social_services.person_forget(user_id=user.pk)
         chat_services.person_forget(user_id=user.pk)
         DataExport.objects.filter(user=user).delete()
         erased = account_services.user_erase(user=user)
+        if erased:
+            _admin_log_forget(user_id=user.pk, name=name, chat_traces=chat_traces)
+            ErasedAccount.objects.get_or_create(user_id=user.pk, defaults={"erased_at": timezone.now()})
     user.refresh_from_db()
     return erased
+
+
+def _admin_log_forget(*, user_id: int, name: str, chat_traces: chat_selectors.Traces) -> None:
+    """Django's admin log keeps every row's name as it read when someone acted on it: the rows about
+    the person (their account, their lines, the reports about them) are named by id from now on, the
+    text of their lines goes from what was written about those rows, and their name from every entry.
+    Who acted, on which row, when and what they decided stays: the record still stands."""
+    erased_name = account_services.ERASED_USERNAME % user_id
+    user_type = ContentType.objects.get_for_model(User)
+    about_them = Q(content_type=user_type, object_id=str(user_id))
+    for model, ids in chat_traces.rows.items():
+        about_them |= Q(content_type=ContentType.objects.get_for_model(model), object_id__in=map(str, ids))
+    about_ids = set(LogEntry.objects.filter(about_them).values_list("pk", flat=True))
+    named = re.compile(rf"(?<![\w.@+-]){re.escape(name)}(?![\w.@+-])", re.IGNORECASE)
+    entries = list(
+        LogEntry.objects.filter(
+            Q(pk__in=about_ids) | Q(object_repr__icontains=name) | Q(change_message__icontains=name)
+        )
+    )
+    for entry in entries:
+        if entry.pk in about_ids:
+            mine = entry.content_type_id == user_type.pk
+            entry.object_repr = erased_name if mine else f"#{entry.object_id}"
+            entry.change_message = _without(entry.change_message, chat_traces.texts)
+        entry.object_repr = named.sub(erased_name, entry.object_repr)
+        entry.change_message = named.sub(erased_name, entry.change_message)
+    LogEntry.objects.bulk_update(entries, ["object_repr", "change_message"])
+
+
+def _without(words: str, texts: Iterable[str]) -> str:
+    """``words`` with every one of ``texts`` quoted in it cut out."""
+    for text in sorted(texts, key=len, reverse=True):
+        words = words.replace(text, "…")
+    return words
+
+
+# --- Closed accounts a restored backup brings back -----------------------------------------------------
+
+
+def erasures_ledger() -> dict[int, datetime]:
+    """Every account closed for good, by id, and when."""
+    return dict(ErasedAccount.objects.values_list("user_id", "erased_at"))
+
+
+def erasures_reapply(*, ledger: dict[int, datetime]) -> list[int]:
+    """After a restore: every account of ``ledger`` (the erasures known before the restore) that the
+    backup brought back is erased again, as closing erased it, and this database's ledger holds each
+    account it erased. An id whose account here joined after the erasure is someone new's (the backup
+    was older than the closed account, and its id was given again): left alone. The ids erased again."""
+    erased_again = []
+    for person in User.objects.filter(pk__in=list(ledger)).order_by("pk"):
+        when = ledger[person.pk]
+        if person.date_joined > when:
+            continue
+        if account_erase(user=person):
+            erased_again.append(person.pk)
+        ErasedAccount.objects.update_or_create(user_id=person.pk, defaults={"erased_at": when})
+    return erased_again
 
 
 # --- Deleting on schedule what the privacy page says is deleted ---------------------------------------

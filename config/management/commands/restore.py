@@ -4,19 +4,35 @@
 It is all or nothing (one transaction, stopping at the first error): a restore that fails leaves the
 database as it was. Afterwards it counts the matches, moves and people the database now holds, and
 checks that this code's migrations are all recorded there, so the operator sees it is whole.
+
+A backup is older than the accounts closed since: before restoring, it reads the ledger of erased
+accounts (``privacy.ErasedAccount``) from the database it overwrites and from the site's own, and
+afterwards erases each of them again in the restored database (``manage.py erasures``), so a restored
+backup never brings a closed account back.
 """
 
+import json
+import os
+import subprocess
+import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import psycopg
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.contenttypes.models import ContentType
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 from psycopg import sql
 
+from config.management.commands import erasures
 from config.pgtools import Database, find_program, run, size_text
 from gameplay.models import Match, Move
+from privacy import services as privacy_services
+from privacy.models import ErasedAccount
 
 MAGIC = b"PGDMP"
 """How every pg_dump custom-format archive begins."""
@@ -63,6 +79,23 @@ def holdings(database: Database) -> tuple[dict[str, int], int, int]:
     return counts, len(known - recorded), len(recorded - known)
 
 
+def ledger_of(database: Database) -> dict[int, datetime]:
+    """The erased accounts ``database`` records; none when it has no ledger (a new database)."""
+    query = sql.SQL("SELECT user_id, erased_at FROM {}").format(sql.Identifier(ErasedAccount._meta.db_table))
+    try:
+        with database.connect() as reading:
+            return dict(reading.execute(query).fetchall())
+    except psycopg.errors.UndefinedTable:
+        return {}
+
+
+def site_database() -> Database | None:
+    try:
+        return Database.site()
+    except CommandError:  # the embedded SQLite database: no ledger a restore could read
+        return None
+
+
 class Command(BaseCommand):
     help = "Restore a dump made by manage.py backup into the site's database (or --database-url's)."
 
@@ -93,6 +126,8 @@ class Command(BaseCommand):
             raise CommandError("Nothing was restored.")
         if create_db and create_if_missing(database):
             self.stdout.write(f"Created the database {database}.")
+        site = site_database()
+        ledger = self.ledger(database, site)
         started = time.monotonic()
         run(
             pg_restore,
@@ -113,6 +148,48 @@ class Command(BaseCommand):
             f"Restored {file} ({size_text(file.stat().st_size)}) into {database} in {took:.1f} s."
         )
         self.report(database)
+        self.erase_again(ledger, database_url if database != site else None)
+
+    def ledger(self, database: Database, site: Database | None) -> dict[int, datetime]:
+        """Every erasure recorded where the restore writes and, when that is another database, in the
+        site's own (if it answers): the earliest time of each account."""
+        try:
+            ledger = ledger_of(database)
+        except psycopg.Error as error:
+            raise CommandError(f"Cannot read the erased accounts in {database}: {error}") from None
+        if site is not None and site != database:
+            try:
+                ledger = ledger_of(site) | ledger
+            except psycopg.Error as error:
+                self.stderr.write(
+                    f"The site's database {site} did not answer ({error}): only the erasures recorded in "
+                    f"{database} are applied again."
+                )
+        return ledger
+
+    def erase_again(self, ledger: dict[int, datetime], database_url: str | None) -> None:
+        """Erase again, in the restored database, every closed account the backup brought back: here
+        when it is the site's own, else by ``manage.py erasures`` run against it."""
+        if not ledger:
+            return
+        given = json.dumps([[user_id, when.isoformat()] for user_id, when in ledger.items()])
+        if database_url is None:
+            connection.close()  # its tables were replaced
+            ContentType.objects.clear_cache()
+            erased = privacy_services.erasures_reapply(ledger=ledger)
+            self.stdout.write(erasures.said(erased, ledger))
+            return
+        done = subprocess.run(
+            [sys.executable, str(Path(settings.BASE_DIR) / "manage.py"), "erasures"],
+            input=given,
+            env={**os.environ, "DATABASE_URL": database_url},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode:
+            raise CommandError(f"Restored, but the closed accounts were not erased again: {done.stderr}")
+        self.stdout.write(done.stdout.strip())
 
     def confirmed(self, file: Path, database: Database) -> bool:
         answer = input(
