@@ -37,6 +37,20 @@ def established_q(prefix: str = "", *, now: datetime | None = None) -> Q:
     )
 
 
+def established_from(user: User) -> datetime | None:
+    """When ``user``'s account becomes established (whether that is past or still to come); None while
+    its email is unconfirmed."""
+    if user.email_confirmed_at is None:
+        return None
+    return user.date_joined + timedelta(seconds=settings.RATED_MIN_ACCOUNT_AGE_SECONDS)
+
+
+def email_confirmed(*, user: User) -> bool:
+    """Whether ``user`` has opened their confirmation link, read afresh: a page opened before the link
+    was holds the row as it was then."""
+    return User.objects.filter(pk=user.pk, email_confirmed_at__isnull=False).exists()
+
+
 def still_active(*, user_id: int) -> bool:
     """Whether ``user_id`` may still act, read afresh: a ban's news to their open pages may be lost,
     so a page's every chat frame asks the row itself."""

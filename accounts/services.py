@@ -6,13 +6,17 @@ from datetime import timedelta
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
 from django.contrib.sessions.models import Session
+from django.core import signing
 from django.db import transaction
 from django.http import HttpRequest
+from django.template import loader
+from django.urls import reverse
 from django.utils import timezone
-from django.utils.crypto import salted_hmac
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from . import moderators, signals
+from . import limits, moderators, signals
 from .models import ReservedName, User
 from .tasks import send_email
 
@@ -48,9 +52,123 @@ def email_send_on_commit(*, subject: str, body: str, to: list[str], html: str | 
     transaction.on_commit(lambda: send_email.delay(subject, body, settings.DEFAULT_FROM_EMAIL, to, html))
 
 
-def user_update_email(*, user: User, email: str) -> User:
+def _minutes(seconds: float) -> str:
+    minutes = max(1, round(seconds / 60))
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+
+
+# --- Registration and the email address -------------------------------------------------------------
+
+
+class AccountRefused(Exception):
+    """A registration, a confirmation link or a mailing the rules refuse; the text is for the person."""
+
+
+def registration_spend(*, address: str) -> None:
+    """Spend one of ``address``'s registrations (``REGISTRATIONS_PER_ADDRESS_PER_HOUR``): call on every
+    registration form sent, before any of its database work, so a script cannot mass-produce accounts."""
+    burst = settings.REGISTRATIONS_PER_ADDRESS_PER_HOUR
+    wait = limits.spend(f"register:{address}", rate=burst / 3600, burst=burst)
+    if wait:
+        raise AccountRefused(
+            _("Too many accounts have been made from your network lately. Please try again in %(wait)s.")
+            % {"wait": _minutes(wait)}
+        )
+
+
+@transaction.atomic
+def user_register(*, username: str, email: str, password: str, origin: str) -> User:
+    """A new account (unconfirmed: casual play and quick phrases only), mailed the link that confirms
+    its address once this commits. ``origin``: the site's scheme and host, for the link."""
+    user = User.objects.create_user(username, email, password)
+    _confirmation_mail(user=user, origin=origin)
+    return user
+
+
+@transaction.atomic
+def user_update_email(*, user: User, email: str, origin: str) -> bool:
+    """Set ``user``'s address. A new one is unconfirmed until the link mailed to it is opened, and costs
+    one of the person's mailings (``email_confirmation_send``). True when the address changed."""
+    if email.casefold() == user.email.casefold():
+        user.email = email
+        user.save(update_fields=["email"])
+        return False
+    _spend_mailing(user)
     user.email = email
-    user.save(update_fields=["email"])
+    user.email_confirmed_at = None
+    user.save(update_fields=["email", "email_confirmed_at"])
+    _confirmation_mail(user=user, origin=origin)
+    return True
+
+
+EMAIL_CONFIRMATION_SALT = "accounts.email-confirmation"
+"""Keeps the confirmation links apart from every other signed value of the site."""
+
+
+def _address_digest(email: str) -> str:
+    """An address as a confirmation link names it: keyed, so the link does not show it."""
+    return salted_hmac(EMAIL_CONFIRMATION_SALT, email.casefold(), algorithm="sha256").hexdigest()[:32]
+
+
+def email_confirmation_token(user: User) -> str:
+    """The signed, dated token of ``user``'s link: good for their current address only, until it is
+    confirmed, for ``EMAIL_CONFIRMATION_LINK_HOURS``."""
+    return signing.dumps([user.pk, _address_digest(user.email)], salt=EMAIL_CONFIRMATION_SALT)
+
+
+def _spend_mailing(user: User) -> None:
+    """Spend one of ``user``'s ``EMAIL_CONFIRMATION_SENDS_PER_HOUR``: a link goes to an address they
+    typed, which may be somebody else's."""
+    burst = settings.EMAIL_CONFIRMATION_SENDS_PER_HOUR
+    wait = limits.spend(f"email-confirmation:{user.pk}", rate=burst / 3600, burst=burst)
+    if wait:
+        raise AccountRefused(
+            _("Links have been mailed to you several times already. Please try again in %(wait)s.")
+            % {"wait": _minutes(wait)}
+        )
+
+
+def _confirmation_mail(*, user: User, origin: str) -> None:
+    """Mail ``user`` their link, in the active language, once the current transaction commits."""
+    context = {
+        "name": user.username,
+        "link": origin + reverse("accounts:email_confirm", args=[email_confirmation_token(user)]),
+        "hours": round(settings.EMAIL_CONFIRMATION_LINK_HOURS),
+    }
+    subject = loader.render_to_string("accounts/email/confirm_email_subject.txt", context).strip()
+    body = loader.render_to_string("accounts/email/confirm_email.txt", context)
+    email_send_on_commit(subject=subject, body=body, to=[user.email])
+
+
+def email_confirmation_send(*, user: User, origin: str) -> None:
+    """Mail ``user`` a new link for their address (the profile's "send the link again"), budgeted."""
+    if user.email_confirmed_at is not None:
+        raise AccountRefused(_("Your email address is confirmed already."))
+    _spend_mailing(user)
+    _confirmation_mail(user=user, origin=origin)
+
+
+@transaction.atomic
+def email_confirm(*, token: str) -> User:
+    """Confirm the address a mailed link was made for: refused when the link is forged, expired, used,
+    or for an address the account no longer has."""
+    try:
+        user_id, digest = signing.loads(
+            token,
+            salt=EMAIL_CONFIRMATION_SALT,
+            max_age=timedelta(hours=settings.EMAIL_CONFIRMATION_LINK_HOURS),
+        )
+    except signing.SignatureExpired:
+        raise AccountRefused(_("This link has expired. Your profile page sends a new one.")) from None
+    except signing.BadSignature:
+        raise AccountRefused(_("This link is not valid. Your profile page sends a new one.")) from None
+    user = User.objects.select_for_update().filter(pk=user_id).first()
+    if user is None or not user.email or not constant_time_compare(_address_digest(user.email), digest):
+        raise AccountRefused(_("This link is for an address the account no longer has."))
+    if user.email_confirmed_at is not None:
+        raise AccountRefused(_("This link has been used already: the address is confirmed."))
+    user.email_confirmed_at = timezone.now()
+    user.save(update_fields=["email_confirmed_at"])
     return user
 
 

@@ -7,22 +7,44 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from . import services
+from . import selectors, services
 from .forms import PasswordResetForm, ProfileForm, RegistrationForm
+
+
+def _origin(request: HttpRequest) -> str:
+    """The site's scheme and host as this request reached it, for links mailed to the person."""
+    return f"{request.scheme}://{request.get_host()}"
 
 
 @require_http_methods(["GET", "POST"])
 def register(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
+    if request.method == "POST":
+        try:
+            services.registration_spend(address=services.client_address(request))
+        except services.AccountRefused as refused:
+            context = {"form": RegistrationForm(), "refused": str(refused)}
+            return render(request, "accounts/register.html", context, status=429)
     form = RegistrationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        user = services.user_register(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+            origin=_origin(request),
+        )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
+        messages.info(
+            request,
+            _("We have mailed a link to %(email)s: open it to confirm your address and play rated matches.")
+            % {"email": user.email},
+        )
         return redirect("home")
     return render(request, "accounts/register.html", {"form": form})
 
@@ -30,12 +52,51 @@ def register(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST or None, instance=request.user)
+    form = ProfileForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        services.user_update_email(user=request.user, email=form.cleaned_data["email"])
+        try:
+            changed = services.user_update_email(
+                user=request.user, email=form.cleaned_data["email"], origin=_origin(request)
+            )
+        except services.AccountRefused as refused:
+            messages.error(request, str(refused))
+            return redirect("accounts:profile")
         messages.success(request, _("Your profile is saved."))
+        if changed:
+            messages.info(
+                request,
+                _("We have mailed a link to %(email)s: open it to confirm your new address.")
+                % {"email": request.user.email},
+            )
         return redirect("accounts:profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    established_from = selectors.established_from(request.user)
+    rated_from = established_from if established_from and established_from > timezone.now() else None
+    return render(request, "accounts/profile.html", {"form": form, "rated_from": rated_from})
+
+
+@login_required
+@require_POST
+def email_confirmation_send(request: HttpRequest) -> HttpResponse:
+    """The profile's "send the link again"."""
+    try:
+        services.email_confirmation_send(user=request.user, origin=_origin(request))
+    except services.AccountRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(
+            request, _("We have mailed a new link to %(email)s.") % {"email": request.user.email}
+        )
+    return redirect("accounts:profile")
+
+
+@require_GET
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """Where the mailed link leads: the address is confirmed, or the page says why not."""
+    try:
+        services.email_confirm(token=token)
+    except services.AccountRefused as refused:
+        return render(request, "accounts/email_confirm.html", {"refused": str(refused)}, status=400)
+    return render(request, "accounts/email_confirm.html", {})
 
 
 class LoginView(auth_views.LoginView):

@@ -6,10 +6,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts import selectors as account_selectors
 from gameplay.models import Match, Participant
 from social import selectors as social_selectors
 
@@ -113,18 +114,25 @@ def phrases_only(*, table_id: int) -> bool:
 
 
 def finished_matches(*, user) -> int:
-    """How many matches with people (not practice) ``user`` has played to their end."""
+    """How many matches ``user`` has played to their end with at least one other person (not practice,
+    not bots alone: a quick match against bots costs a script nothing)."""
+    played = Participant.objects.filter(user=user).values("match_id")
     return (
-        Participant.objects.filter(user=user, match__status=Match.Status.FINISHED, match__practice=False)
-        .values("match_id")
-        .distinct()
+        Match.objects.filter(pk__in=played, status=Match.Status.FINISHED, practice=False)
+        .annotate(people=Count("participants__user", distinct=True))
+        .filter(people__gte=2)
         .count()
     )
 
 
+def played_enough(*, user) -> bool:
+    return finished_matches(user=user) >= settings.CHAT_FREE_TEXT_MATCHES
+
+
 def may_type(*, user) -> bool:
-    """Whether ``user``'s account may write free text (spam: a new account sends quick phrases only)."""
-    return user.is_authenticated and finished_matches(user=user) >= settings.CHAT_FREE_TEXT_MATCHES
+    """Whether ``user``'s account may write free text (spam: an account sends quick phrases only until
+    its email is confirmed and it has finished ``CHAT_FREE_TEXT_MATCHES`` matches with people)."""
+    return user.is_authenticated and account_selectors.email_confirmed(user=user) and played_enough(user=user)
 
 
 def suspension_of(*, user_id: int, now: datetime | None = None) -> Suspension | None:
@@ -195,6 +203,7 @@ class Drawer:
     watchers: list[Line]
     phrases_only: bool
     may_type: bool
+    email_confirmed: bool
     is_host: bool
     suspension: Suspension | None
     warnings: list[ModerationAction]
@@ -212,13 +221,15 @@ def drawer(
     seated = may_read_players(table=table, user=user)
     logged_in = user.is_authenticated
     mine = composer and logged_in
+    email_confirmed = mine and account_selectors.email_confirmed(user=user)
     return Drawer(
         table_id=table.pk,
         seated=seated,
         players=room_lines(table_id=table.pk, room=Room.PLAYERS, hidden=hidden) if logs and seated else [],
         watchers=room_lines(table_id=table.pk, room=Room.WATCHERS, hidden=hidden) if logs else [],
         phrases_only=composer and phrases_only(table_id=table.pk),
-        may_type=mine and may_type(user=user),
+        may_type=email_confirmed and played_enough(user=user),
+        email_confirmed=email_confirmed,
         is_host=logged_in and table.host_id == user.pk,
         suspension=suspension_of(user_id=user.pk) if mine else None,
         warnings=warnings_unseen(user=user) if mine else [],

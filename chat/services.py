@@ -13,6 +13,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext, gettext_noop
 
 from accounts import moderators
+from accounts import selectors as account_selectors
 from accounts import services as account_services
 from gameplay.models import Match
 from tables import limits
@@ -133,10 +134,17 @@ def chat_say(*, table_id: int, user, phrase: str = "", text: str = "") -> ChatMe
     _refuse_if_suspended(user.pk)
     if text and selectors.phrases_only(table_id=table_id):
         raise ChatRefused(gettext_noop("At this table the host allows quick phrases only."))
+    if text and not account_selectors.email_confirmed(user=user):
+        raise ChatRefused(
+            gettext_noop(
+                "You can type messages once your email address is confirmed: open the link we mailed "
+                "you, or ask for a new one on your profile page. Until then, use the quick phrases."
+            )
+        )
     if text and not selectors.may_type(user=user):
         raise ChatRefused(
             gettext_noop(
-                "You can type messages once you have finished %(count)d matches; "
+                "You can type messages once you have finished %(count)d matches with other people; "
                 "until then, use the quick phrases."
             ),
             {"count": settings.CHAT_FREE_TEXT_MATCHES},

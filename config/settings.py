@@ -295,6 +295,16 @@ CLIENT_ADDRESS_HEADER = (
     else ""
 )
 """Behind a proxy: the header it puts the browser's address in (e.g. X-Forwarded-For); else REMOTE_ADDR."""
+REGISTRATIONS_PER_ADDRESS_PER_HOUR = int(os.environ.get("REGISTRATIONS_PER_ADDRESS_PER_HOUR", "5"))
+"""Registration forms one address may send in an hour (in one burst at most): throwaway accounts cost
+a script an hour per handful, while a family or a café behind one address still signs up."""
+REGISTRATION_MIN_FORM_SECONDS = float(os.environ.get("REGISTRATION_MIN_FORM_SECONDS", "3"))
+"""A registration form sent back sooner than this after it was shown is refused: no person types a
+name, an email and a password twice that fast, a naive script does."""
+EMAIL_CONFIRMATION_LINK_HOURS = float(os.environ.get("EMAIL_CONFIRMATION_LINK_HOURS", "72"))
+"""How long the link mailed to confirm an email address works (a new one can be asked for)."""
+EMAIL_CONFIRMATION_SENDS_PER_HOUR = int(os.environ.get("EMAIL_CONFIRMATION_SENDS_PER_HOUR", "3"))
+"""Confirmation links a person may have mailed to them again in an hour (in one burst at most)."""
 
 # django-axes counts failed logins in the database; admins see and lift lockouts in the admin.
 AUTHENTICATION_BACKENDS = [

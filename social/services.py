@@ -279,7 +279,15 @@ def _befriend(a, b) -> None:
 def friend_request_send(*, sender, recipient) -> str:
     """Ask ``recipient`` to be friends; if they asked first, that is a yes. Says what happened. A
     request to someone who blocked the sender reads to the sender as any other (it waits, unanswered,
-    as one the recipient ignores): a block is not told to the person blocked."""
+    as one the recipient ignores): a block is not told to the person blocked. Not before the sender's
+    email is confirmed: a throwaway account asks nobody."""
+    if sender.email_confirmed_at is None:
+        raise SocialError(
+            _(
+                "You can send friend requests once your email address is confirmed: open the link we "
+                "mailed you, or ask for a new one on your profile page."
+            )
+        )
     if recipient is None or not recipient.is_active:
         raise SocialError(_("There is no such player."))
     if recipient.pk == sender.pk:

@@ -253,6 +253,17 @@ def celery_worker():
 
 
 @pytest.fixture
+def mailbox():
+    """A real SMTP server on this machine for the test (``tests.mailbox.Mailbox``)."""
+    from tests.mailbox import Mailbox
+
+    box = Mailbox(free_port())
+    box.start()
+    yield box
+    box.stop()
+
+
+@pytest.fixture
 def broker() -> Iterator[redis.Redis]:
     """This session's task queue on the Redis broker, empty, for a test that reads what was queued
     (no worker takes it)."""

@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from accounts.models import User
+from tests.factories import registration_data
 
 PASSWORD = "green-felt-table-42"
 
@@ -25,8 +26,7 @@ def player(db) -> User:
 
 
 def register(client, **overrides):
-    data = {"username": "ion", "email": "ion@example.com", "password1": PASSWORD, "password2": PASSWORD}
-    return client.post(reverse("accounts:register"), {**data, **overrides})
+    return client.post(reverse("accounts:register"), {**registration_data("ion"), **overrides})
 
 
 @pytest.mark.django_db

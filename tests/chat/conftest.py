@@ -19,13 +19,16 @@ def open_table(host, *, private: bool = False):
     )
 
 
-def finish_matches(user, count: int) -> None:
-    """``count`` finished matches with people that ``user`` played (rows written directly: what
-    ``chat.selectors.may_type`` counts, without playing them)."""
+def finish_matches(user, count: int, *, against_bots: bool = False) -> None:
+    """``count`` finished matches that ``user`` played against another person (or, ``against_bots``,
+    against a bot alone): rows written directly, what ``chat.selectors.may_type`` counts, without
+    playing them."""
     from gameplay.models import Match, Participant
-    from tables.models import Table
+    from tables.models import BotLevel, Table
+    from tests.factories import make_user
 
     table = Table.objects.create(game="americana", options={"players": 2}, host=user, status="closed")
+    opponent = None if against_bots else make_user(f"{user.username}-opponent-{Table.objects.count()}")
     for _ in range(count):
         match = Match.objects.create(
             table=table,
@@ -36,6 +39,10 @@ def finish_matches(user, count: int) -> None:
             status=Match.Status.FINISHED,
         )
         Participant.objects.create(match=match, seat=0, user=user, name=user.username)
+        if opponent is None:
+            Participant.objects.create(match=match, seat=1, bot_level=BotLevel.EASY)
+        else:
+            Participant.objects.create(match=match, seat=1, user=opponent, name=opponent.username)
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ import unicodedata
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.utils import translation
+from django.utils import timezone, translation
 
 from chat import selectors, services
 from chat.models import ChatMessage, Ignore, Report, Room
@@ -155,6 +155,35 @@ def test_practice_and_unfinished_matches_do_not_count_towards_typing(settings, t
     assert not selectors.may_type(user=newcomer)
     Match.objects.filter(pk=one.pk).update(status=Match.Status.FINISHED)
     assert selectors.may_type(user=newcomer)
+
+
+def test_matches_against_bots_alone_do_not_unlock_typing(settings, table):
+    """Quick matches against bots cost a script nothing: only matches with another person count."""
+    newcomer = make_user("newcomer")
+    finish_matches(newcomer, settings.CHAT_FREE_TEXT_MATCHES, against_bots=True)
+    assert selectors.finished_matches(user=newcomer) == 0
+    error = refusal(table_id=table.pk, user=newcomer, text="salut")
+    assert error.params == {"count": settings.CHAT_FREE_TEXT_MATCHES}
+    assert "with other people" in explained(error)
+    finish_matches(newcomer, settings.CHAT_FREE_TEXT_MATCHES)
+    assert services.chat_say(table_id=table.pk, user=newcomer, text="salut").text == "salut"
+
+
+def test_an_unconfirmed_account_sends_phrases_only_and_is_told_to_confirm(settings, table):
+    newcomer = make_user("newcomer", fresh=True)
+    finish_matches(newcomer, settings.CHAT_FREE_TEXT_MATCHES)
+    error = refusal(table_id=table.pk, user=newcomer, text="salut")
+    assert "email address is confirmed" in explained(error) and "profile page" in explained(error)
+    with translation.override("ro"):
+        assert "profil" in error.explain()
+    assert services.chat_say(table_id=table.pk, user=newcomer, phrase="hello").phrase == "hello"
+    composer = selectors.drawer(table=table, user=newcomer, logs=False)
+    assert not composer.email_confirmed and not composer.may_type
+    # the link opened (in another tab, say): the same user object, as an open page holds it, now types
+    type(newcomer).objects.filter(pk=newcomer.pk).update(email_confirmed_at=timezone.now())
+    assert services.chat_say(table_id=table.pk, user=newcomer, text="salut").text == "salut"
+    composer = selectors.drawer(table=table, user=newcomer, logs=False)
+    assert composer.email_confirmed and composer.may_type
 
 
 def test_players_speak_in_the_players_room_and_spectators_in_the_watchers(veteran):

@@ -22,7 +22,7 @@ from privacy.export import person_data
 from privacy.models import DataExport
 from ratings.models import RatingChange
 from social.models import Block, FriendRequest, Friendship, Notice
-from tests.factories import PASSWORD, make_user
+from tests.factories import PASSWORD, make_user, registration_data
 from tests.privacy.conftest import ANA_SAYS, ION_SAYS
 
 CLOSE = reverse("privacy:close")
@@ -39,14 +39,7 @@ def match_page(match: Match, name: str = "match") -> str:
 
 
 def registration(username: str) -> RegistrationForm:
-    return RegistrationForm(
-        {
-            "username": username,
-            "email": f"new-{username}@example.com",
-            "password1": "a-long-pass-42x",
-            "password2": "a-long-pass-42x",
-        }
-    )
+    return RegistrationForm(registration_data(username, email=f"new-{username}@example.com"))
 
 
 @pytest.mark.django_db(transaction=True)

@@ -2,6 +2,7 @@
 forms that come back only to this site's own pages."""
 
 import pytest
+from django.utils import timezone
 
 from gameplay import services as gameplay_services
 from social import services
@@ -66,6 +67,20 @@ def test_friend_forms_come_back_to_the_page_they_were_on_but_never_to_another_si
     assert not FriendRequest.objects.exists()
     page = client.get("/friends/").content.decode()
     assert "Blocked" in page and "ion" in page
+
+
+def test_an_unconfirmed_account_sends_no_friend_request_and_is_told_to_confirm(client):
+    newcomer, ion = make_user("newcomer", fresh=True), make_user("ion")
+    client.force_login(newcomer)
+    page = client.post("/friends/request/", {"person": ion.pk, "next": "/players/ion/"}, follow=True)
+    assert "You can send friend requests once your email address is confirmed" in page.text
+    assert "profile page" in page.text
+    assert not FriendRequest.objects.exists() and not Notice.objects.exists()
+    newcomer.email_confirmed_at = timezone.now()
+    newcomer.save(update_fields=["email_confirmed_at"])
+    page = client.post("/friends/request/", {"person": ion.pk, "next": "/players/ion/"}, follow=True)
+    assert "Friend request sent to ion." in page.text
+    assert Notice.objects.get(recipient=ion).sender == newcomer
 
 
 def test_the_profile_offers_a_request_and_the_bell_counts_what_is_new(client):
