@@ -26,6 +26,7 @@ def policy(request: HttpRequest) -> HttpResponse:
         "failed_days": settings.FAILED_LOGIN_KEEP_DAYS,
         "export_hours": settings.DATA_EXPORT_KEEP_HOURS,
         "reserved_days": settings.ERASED_NAME_RESERVED_DAYS,
+        "backup_days": settings.BACKUP_KEEP,
         "session_cookie": settings.SESSION_COOKIE_NAME,
         "csrf_cookie": settings.CSRF_COOKIE_NAME,
         "language_cookie": settings.LANGUAGE_COOKIE_NAME,

@@ -163,3 +163,10 @@ def test_a_backup_restored_over_the_site_s_database_does_not_bring_a_closed_acco
     call_command("restore", str(dump), interactive=False)
     still_gone(Database.site(), ana, session_key)
     assert User.objects.get(pk=ana.pk).username == f"~deleted-{ana.pk}"
+
+
+def test_the_privacy_page_says_how_long_backups_are_kept(client, settings):
+    settings.BACKUP_KEEP = 9
+    page = client.get("/privacy/").content.decode()
+    assert "each backup is deleted after 9 days" in page
+    assert "does not bring the account back" in page
