@@ -295,6 +295,13 @@ CLIENT_ADDRESS_HEADER = (
     else ""
 )
 """Behind a proxy: the header it puts the browser's address in (e.g. X-Forwarded-For); else REMOTE_ADDR."""
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+"""The proxies of our own in front of ``manage.py prod``'s nginx (addresses or networks, e.g. a TLS
+terminator's 10.0.0.5): only their X-Forwarded-For is believed, and nginx hands Daphne the browser's
+address as the connection's (leave CLIENT_ADDRESS_HEADER unset then). Empty: nobody's header is."""
+UNLIMITED_ADDRESSES = env_list("UNLIMITED_ADDRESSES", [])
+"""Addresses nginx counts no budget for: a load test's own, set for that run only. Empty: nobody is
+exempt, this machine included (but for the health check)."""
 REGISTRATIONS_PER_ADDRESS_PER_HOUR = int(os.environ.get("REGISTRATIONS_PER_ADDRESS_PER_HOUR", "5"))
 """Registration forms one address may send in an hour (in one burst at most): throwaway accounts cost
 a script an hour per handful, while a family or a café behind one address still signs up."""

@@ -202,8 +202,8 @@ def test_a_forged_x_forwarded_for_does_not_dodge_the_login_limit(production):
 
 
 ELSEWHERE = ("127.0.0.2", 0)
-"""Another address of this machine: nginx counts no budget for its own address (127.0.0.1), so a
-load test from here is not refused, but does for every other, as for a browser's."""
+"""Another address of this machine: nginx budgets each address apart, this machine's as a browser's,
+so a crowd from here leaves 127.0.0.1's budget whole."""
 
 
 def lobby_socket(production: Shape, **connection):
@@ -236,13 +236,13 @@ def page_request(production: Shape) -> int:
         connection.close()
 
 
-def test_one_address_crowding_the_doors_is_refused_with_429_and_this_machine_is_not(production):
+def test_one_address_crowding_the_doors_is_refused_with_429_and_another_is_not(production):
     with ThreadPoolExecutor(max_workers=40) as crowd:
         handshakes = Counter(crowd.map(lambda _: handshake(production), range(80)))
         pages = Counter(crowd.map(lambda _: page_request(production), range(200)))
     assert handshakes[101] >= 30 and handshakes[429] > 0, handshakes  # a burst of 30, then 5 a second
     assert pages[200] >= 100 and pages[429] > 0, pages  # a burst of 100, then 20 a second
-    with lobby_socket(production):  # from 127.0.0.1, which nginx does not count
+    with lobby_socket(production):  # from 127.0.0.1: a budget of its own
         pass
 
 

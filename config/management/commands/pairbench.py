@@ -15,7 +15,8 @@ spends one handshake, one socket and one page request, far within those budgets,
 what real people would. From one address the budgets would not allow it (1,000 handshakes in a
 minute is 17 a second, and 1,000 sockets open; nginx allows an address 5 a second and 50): where
 those addresses cannot be bound (not Linux), or with ``--from-this-machine``, every person connects
-from 127.0.0.1, which nginx does not budget, and the output says so.
+from 127.0.0.1, which nginx budgets only when the site runs without ``UNLIMITED_ADDRESSES=127.0.0.1``
+(set it for such a run), and the output says so.
 
 It prints plain numbers: the time from a person's join (their ``POST /play/`` sent) to their
 socket's "paired" frame (the table opened), p50 / p99, for the people whose partners were already
@@ -239,7 +240,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--from-this-machine",
             action="store_true",
-            help="connect every person from 127.0.0.1, which nginx does not budget",
+            help="connect every person from 127.0.0.1 (run the site with UNLIMITED_ADDRESSES=127.0.0.1)",
         )
 
     def handle(self, *args, url: str, people: int, seconds: float, seed: int, **options):
@@ -359,7 +360,7 @@ class Command(BaseCommand):
         where = (
             "an address of their own each, 127.1.x.y, which nginx budgets as any browser's"
             if spread
-            else "127.0.0.1, which nginx does not budget"
+            else "127.0.0.1, which nginx does not budget if the site has UNLIMITED_ADDRESSES=127.0.0.1"
         )
         write = self.stdout.write
         write(f"people: {len(crowd)}, arriving over {seconds:g} s (the run took {took:.0f} s), from {where}")

@@ -12,6 +12,7 @@ For more than one host: ``--upstream`` adds Daphne processes of other hosts to t
 ``--no-proxy`` starts no nginx here (README, "A second host").
 """
 
+import ipaddress
 import json
 import os
 import secrets
@@ -47,10 +48,31 @@ SERVER_FAILS = "max_fails=1 fail_timeout=5s"
 """A Daphne that refuses or drops a connection is set aside for 5 s (nginx tries the next at once)."""
 
 
+def networks(setting: str) -> list[str]:
+    """The addresses or networks a setting lists, each checked, so nothing else reaches nginx's text."""
+    try:
+        return [str(ipaddress.ip_network(given, strict=False)) for given in getattr(settings, setting)]
+    except ValueError as error:
+        raise CommandError(f"{setting}: {error}") from None
+
+
+def real_ip(proxies: list[str]) -> str:
+    """The realip module's lines: trust ``proxies``' X-Forwarded-For, and only theirs."""
+    if not proxies:
+        return "    # No TRUSTED_PROXIES: the connection's own address is the browser's."
+    trusted = "".join(f"    set_real_ip_from {proxy};\n" for proxy in proxies)
+    return trusted + "    real_ip_header X-Forwarded-For;\n    real_ip_recursive on;"
+
+
 def nginx_conf(*, listen: str, daphnes: list[str], static_root: Path, run_dir: Path, mime_types: str) -> str:
-    """nginx's configuration for the Daphne processes at ``daphnes`` (``host:port``, of any host)."""
+    """nginx's configuration for the Daphne processes at ``daphnes`` (``host:port``, of any host), with
+    the settings' ``TRUSTED_PROXIES`` and ``UNLIMITED_ADDRESSES``."""
     servers = "\n".join(f"        server {address} {SERVER_FAILS};" for address in daphnes)
+    proxies = networks("TRUSTED_PROXIES")
     filled = {
+        "@REAL_IP@": real_ip(proxies),
+        "@UNLIMITED@": "\n".join(f"        {address} 1;" for address in networks("UNLIMITED_ADDRESSES")),
+        "@HEALTH_ASKERS@": "\n".join(f"        {proxy} 1;" for proxy in proxies),
         "@LISTEN@": listen,
         "@SOCKET_SERVERS@": servers,
         "@PAGE_SERVERS@": servers,
