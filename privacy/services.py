@@ -170,7 +170,9 @@ def _admin_log_forget(*, user_id: int, name: str, chat_traces: chat_selectors.Tr
     user_type = ContentType.objects.get_for_model(User)
     about_them = Q(content_type=user_type, object_id=str(user_id))
     for model, ids in chat_traces.rows.items():
-        about_them |= Q(content_type=ContentType.objects.get_for_model(model), object_id__in=map(str, ids))
+        about_them |= Q(
+            content_type=ContentType.objects.get_for_model(model), object_id__in=[str(pk) for pk in ids]
+        )
     about_ids = set(LogEntry.objects.filter(about_them).values_list("pk", flat=True))
     named = re.compile(rf"(?<![\w.@+-]){re.escape(name)}(?![\w.@+-])", re.IGNORECASE)
     entries = list(
