@@ -48,7 +48,7 @@ def open_link(client: Client, link: str):
     ("language", "subject", "words"),
     [
         ("en", "Confirm your Șeptică email address", "Until you open it, your matches are casual"),
-        ("ro", "Confirmă adresa de email a contului de Șeptică", "Până îl deschizi, partidele tale sunt"),
+        ("ro", "Confirmă adresa de e-mail a contului de Șeptică", "Până îl deschizi, partidele tale sunt"),
     ],
 )
 def test_registration_mails_a_link_in_the_person_s_language_and_opening_it_confirms(
