@@ -155,21 +155,26 @@ def warnings_unseen(*, user) -> list[ModerationAction]:
 
 
 def may_read_match_chat(*, match: Match, user) -> bool:
-    """A match's chat, afterwards, is for the people who played it and for moderators."""
+    """Whether ``user`` reads ``match``'s whole chat afterwards, the players' room too: the people who
+    played it, and superusers. A moderator reads its spectators' room (``match_lines``), and the
+    players' only as the lines around a reported one, in the admin."""
     if not user.is_authenticated:
         return False
-    if user.has_perm("chat.view_chatmessage"):
-        return True
-    return Participant.objects.filter(match=match, user=user).exists()
+    return user.is_superuser or Participant.objects.filter(match=match, user=user).exists()
 
 
 def match_lines(*, match: Match, user) -> list[Line] | None:
-    """Every line said during ``match`` (both rooms, oldest first) for one of its readers; None for
-    anyone else (who is not told there was a chat at all)."""
-    if not may_read_match_chat(match=match, user=user):
+    """The lines said during ``match`` (oldest first) for one of its readers: both rooms for the people
+    who played it, the spectators' for a moderator; None for anyone else (who is not told there was a
+    chat at all)."""
+    if may_read_match_chat(match=match, user=user):
+        lines = ChatMessage.objects.filter(match=match)
+    elif user.is_authenticated and user.has_perm("chat.view_chatmessage"):
+        lines = ChatMessage.objects.filter(match=match, room=Room.WATCHERS)
+    else:
         return None
     hidden = hidden_authors(user=user)
-    return _lines(ChatMessage.objects.filter(match=match).exclude(author_id__in=hidden).order_by("pk"))
+    return _lines(lines.exclude(author_id__in=hidden).order_by("pk"))
 
 
 def part_of_case(*, user, subject_id: int | None = None, message: ChatMessage | None = None) -> bool:

@@ -1,6 +1,6 @@
-"""A match's chat stays with it: its page and its replay show the lines to those who played it and to
-moderators (each line in the reader's language, at the move it was said), to nobody else; the page's
-plain forms report a line or ignore its author."""
+"""A match's chat stays with it: its page and its replay show the lines to those who played it and
+its spectators' lines to moderators (each line in the reader's language, at the move it was said), to
+nobody else; the page's plain forms report a line or ignore its author."""
 
 import re
 
@@ -82,12 +82,17 @@ def test_the_players_read_the_matchs_chat_in_their_language_with_the_move(client
     assert "csrfmiddlewaretoken" in html and reverse("chat:report") in html and reverse("chat:ignore") in html
 
 
-def test_moderators_read_it_and_nobody_else_knows_there_was_a_chat(client, chatted):
+def test_moderators_read_its_spectators_chat_and_nobody_else_knows_there_was_a_chat(client, chatted):
+    """The players' room is the seated people's own: a moderator reads it only as the lines around a
+    reported one, in the admin; a superuser reads it whole."""
     match, _lines = chatted
     moderator = make_user("moderator", is_staff=True)
     moderator.user_permissions.add(Permission.objects.get(codename="view_chatmessage"))
     html = page(client, moderator, match)
-    assert "bravo partenere" in html and "hai ana" in html and 'data-testid="match-chat"' in html
+    assert "hai ana" in html and 'data-testid="match-chat"' in html
+    assert "bravo partenere" not in html and "bravo partenere" not in page(client, moderator, match, "replay")
+    boss = make_user("boss", is_staff=True, is_superuser=True)
+    assert "bravo partenere" in page(Client(), boss, match)
     staff = make_user("staff", is_staff=True)  # staff who may not read chats
     for outsider in (make_user("stranger"), staff):
         html = page(Client(), outsider, match)
