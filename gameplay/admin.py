@@ -191,14 +191,14 @@ class SeatAdmin(table_admin.SeatAdmin):
     @admin.action(description=_("Remove the player (a bot takes the seat)"), permissions=["replace"])
     def replace_with_bot(self, request, queryset):
         replaced = 0
-        for seat in queryset.filter(user__isnull=False).select_related("user"):
-            name = seat.user.username
+        for seat in queryset.filter(user__isnull=False):
             try:
                 services.player_replace_with_bot(table_id=seat.table_id, position=seat.position)
             except TableError as error:  # the player left the seat meanwhile
                 self.message_user(request, str(error), messages.WARNING)
                 continue
-            self.log_change(request, seat, gettext("Removed %(name)s; a bot took the seat.") % {"name": name})
+            # The log keeps no name: the match's participants say who held the seat until when.
+            self.log_change(request, seat, gettext("Removed the player; a bot took the seat."))
             replaced += 1
         self.message_user(
             request,

@@ -278,3 +278,28 @@ def test_moderation_records_are_named_by_id_only(db):
         name = str(record)
         assert name.endswith(f"#{record.pk}"), name
         assert "zamfira" not in name and "gheorghita" not in name and "secret" not in name, name
+
+
+def test_the_admin_log_of_a_moderators_actions_names_no_player_and_quotes_no_line(mod_client):
+    """Django's admin log keeps what it is given for ever: a record's name and the change's message."""
+    from django.contrib.admin.models import LogEntry
+
+    from chat.models import ChatMessage, Report
+
+    zamfira, gheorghita = make_user("zamfira"), make_user("gheorghita")
+    table = started_table(zamfira, gheorghita)
+    run_action(
+        mod_client, "admin:tables_seat_changelist", "replace_with_bot", table.seats.get(user=gheorghita).pk
+    )
+    line = ChatMessage.objects.create(
+        table=table, room="players", author=zamfira, text="secret-words", shown="secret-words"
+    )
+    report = Report.objects.create(message=line, reporter=gheorghita, reason=Report.Reason.ABUSE)
+    decided = mod_client.post(
+        reverse("admin:chat_report_change", args=[report.pk]), {"decision": "remove", "reason": "insulte"}
+    )
+    assert decided.status_code == 302
+    logged = list(LogEntry.objects.values_list("object_repr", "change_message"))
+    assert len(logged) == 2
+    for text in (part for entry in logged for part in entry):
+        assert "zamfira" not in text and "gheorghita" not in text and "secret" not in text, logged
