@@ -204,6 +204,9 @@ CHAT_REPEAT_SECONDS = 30
 RATED_MIN_ACCOUNT_AGE_SECONDS = float(os.environ.get("RATED_MIN_ACCOUNT_AGE_SECONDS", "86400"))
 """How old an account with a confirmed email must be before its matches are rated: a day, so a
 farm of fresh accounts costs a day of waiting per batch, while a newcomer plays casual meanwhile."""
+RATED_PAIR_DAILY = int(os.environ.get("RATED_PAIR_DAILY", "3"))
+"""Rated matches two people may play together in 24 hours; their later ones that day are casual, so two
+friends (or two accounts of one person) cannot trade rating points all day long."""
 CHAT_FREE_TEXT_MATCHES = int(os.environ.get("CHAT_FREE_TEXT_MATCHES", "3"))
 """Matches with people an account must have finished before it may type (until then, quick phrases)."""
 CHAT_REPORTS_PER_HOUR = int(os.environ.get("CHAT_REPORTS_PER_HOUR", "30"))
@@ -328,7 +331,10 @@ AXES_CLIENT_IP_CALLABLE = "accounts.services.client_address"
 AXES_USERNAME_CALLABLE = "accounts.services.login_username"
 AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"
 
-_MAIL_BACKEND = os.environ.get("MAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+_MAIL_BACKEND = os.environ.get("MAIL_BACKEND", "accounts.mail.ConsoleEmailBackend")
+"""How mail leaves: by default printed on the server's console (``make run``: the confirmation link is
+there to open); in production Django's SMTP backend, ``django.core.mail.backends.smtp.EmailBackend``,
+with the SMTP_* settings below."""
 MAILERS = {
     "default": {
         "BACKEND": _MAIL_BACKEND,

@@ -87,10 +87,10 @@ def table_create(
     turn_clock: int,
     is_private: bool,
     fast_bots: bool = False,
-    is_rated: bool = False,
+    rated: bool = False,
 ) -> Table:
-    """A new table of ``game`` with the host in seat 0 and every other seat free; ``is_rated``: its
-    matches move the ratings when every seat starts with a person (the ratings app decides)."""
+    """A new table of ``game`` with the host in seat 0 and every other seat free; ``rated``: the host
+    asks for a rated table (``tables.rated`` decides whether its match is, from who sits there)."""
     return table_services.table_new(
         host=host,
         game=game,
@@ -98,7 +98,7 @@ def table_create(
         turn_clock=turn_clock,
         is_private=is_private,
         fast_bots=fast_bots,
-        is_rated=is_rated,
+        rated_wanted=rated,
     )
 
 
@@ -119,17 +119,18 @@ def play_now(*, user, game: str, fast_bots: bool = False) -> Table:
     return table
 
 
-def table_for_people(*, people: list, game: str, options: dict, bot_level: str = "") -> Table:
-    """A public, rated table of ``game`` for ``people`` the pairing pool brought together, in that
-    order from seat 0 (the first hosts); with ``bot_level``, bots of that level in the seats left
-    (and then its match moves no rating). Its match starts at once. Inside the caller's transaction."""
+def table_for_people(*, people: list, game: str, options: dict, rated: bool, bot_level: str = "") -> Table:
+    """A public table of ``game`` for ``people`` the pairing pool brought together, in that order from
+    seat 0 (the first hosts); with ``bot_level``, bots of that level in the seats left. ``rated``: the
+    pool's rated side (``tables.rated`` still decides: bots, or the same people too often today, make
+    it casual). Its match starts at once. Inside the caller's transaction."""
     table = table_services.table_new(
         host=people[0],
         game=game,
         options=options_validate(game=game, options=options),
         turn_clock=PLAY_NOW_CLOCK,
         is_private=False,
-        is_rated=True,
+        rated_wanted=rated,
     )
     table = table_services.table_lock(table.pk)
     table_services.seats_fill_with_people(table, people[1:])

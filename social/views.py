@@ -66,6 +66,7 @@ def play(request: HttpRequest) -> HttpResponse:
                     players=form.cleaned_data["players"],
                     length=form.length(),
                     fill_with_bots=form.cleaned_data["fill_with_bots"],
+                    casual=form.cleaned_data["casual"],
                 )
             except services.SocialError as error:
                 messages.error(request, str(error))
@@ -81,7 +82,7 @@ def play(request: HttpRequest) -> HttpResponse:
     context = {"form": form, "entry": entry, "bot_fill_seconds": round(settings.POOL_BOT_FILL_SECONDS)}
     if entry is not None:
         context["looking"] = selectors.pool_counts().get(entry.pool, 1)
-        context["what"] = pool_summary(entry.game, entry.options)
+        context["what"] = pool_summary(entry.game, entry.options, rated=services.pool_rated(entry.pool))
     return render(request, "social/play.html", context)
 
 

@@ -417,6 +417,7 @@ def room_context(table, scope) -> dict:
         "table": table,
         "my_seat": selectors.seat_of(table=table, user=scope["user"]),
         "seats": selectors.seat_choices(table=table, user=scope["user"]),
+        "casual_if_seated": selectors.casual_if_seated(table=table, user=scope["user"]),
         "bot_form": BotForm(),
         "invite_url": f"{scheme}://{host}{reverse('tables:invitation', args=[table.invite_token])}",
     }
