@@ -15,14 +15,18 @@ class TableForm(forms.Form):
     is_private = forms.BooleanField(
         label=_("Private table"),
         required=False,
-        help_text=_("Not listed in the lobby: only people with the invitation link can sit down."),
+        help_text=_(
+            "Not listed in the lobby: only people with the invitation link can sit down. "
+            "A private table is casual: its matches move no rating."
+        ),
     )
-    is_rated = forms.BooleanField(
+    rated = forms.BooleanField(
         label=_("Rated"),
         required=False,
         initial=True,
         help_text=_(
-            "The match moves everyone's rating when every seat starts with a person; "
+            "A public table's match moves everyone's rating when every seat holds a person whose account "
+            "is established and no two of them have played enough rated matches together today; "
             "untick for a casual table."
         ),
     )

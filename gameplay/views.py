@@ -27,7 +27,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 turn_clock=form.cleaned_data["turn_clock"],
                 is_private=form.cleaned_data["is_private"],
                 fast_bots=form.cleaned_data["fast_bots"],
-                is_rated=form.cleaned_data["is_rated"],
+                rated=form.cleaned_data["rated"],
             )
         except TableError as error:
             form.add_error(None, str(error))

@@ -1,5 +1,11 @@
 """Which matches move the ratings: decided online at a rated table, every seat started by a person.
-One definition for the live update, the catch-up, the rebuild and the pages."""
+One definition for the live update, the catch-up, the rebuild and the pages.
+
+Whether a table is rated is not this app's to decide: ``tables.rated`` decides it (who sits there,
+their accounts, the clock, how often the same people met today) and stores it on the table when its
+match starts (``Table.is_rated``), the same answer its label showed. Reading that stored answer, and
+not deciding again, keeps a match's fate fixed: an account closed or a day passed since changes
+nothing, in the live update or in a rebuild years later."""
 
 from collections import defaultdict
 from dataclasses import dataclass
@@ -24,9 +30,10 @@ class RatedSeats:
 
 
 def rated_seats(match: Match, first_holders: dict[int, int | None]) -> RatedSeats | None:
-    """The match's people and standing when it moves the ratings: decided online at a rated table,
-    every seat started by a person (``first_holders``: each seat's first holder, None for a bot).
-    None otherwise: bots, practice and casual tables never move a rating."""
+    """The match's people and standing when it moves the ratings: decided online at a table
+    ``tables.rated`` found rated at the start, every seat started by a person (``first_holders``:
+    each seat's first holder, None for a bot). None otherwise: bots, practice and casual tables never
+    move a rating."""
     if match.status != Match.Status.FINISHED or match.practice or not match.table.is_rated:
         return None
     return decided_seats(match.pk, match.game, match.options, match.result, match.finished_at, first_holders)

@@ -11,8 +11,9 @@ class SocialConfig(AppConfig):
 
     def ready(self) -> None:
         from tables.models import Table
-        from tables.signals import table_filled
+        from tables.signals import person_sitting, table_filled
 
-        from .services import invitations_lapse
+        from .services import invitations_lapse, pool_left_for_seat
 
         table_filled.connect(invitations_lapse, sender=Table, dispatch_uid="social.invitations_lapse")
+        person_sitting.connect(pool_left_for_seat, sender=Table, dispatch_uid="social.pool_left_for_seat")

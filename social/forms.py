@@ -30,7 +30,18 @@ class PoolForm(forms.Form):
         choices=TableForm.base_fields["match"].choices,
         initial="points8",
     )
-    fill_with_bots = forms.BooleanField(label=gettext_lazy("Fill with bots"), required=False)
+    fill_with_bots = forms.BooleanField(
+        label=gettext_lazy("Fill with bots"),
+        required=False,
+        help_text=gettext_lazy("A table with bots is casual: its match moves no rating."),
+    )
+    casual = forms.BooleanField(
+        label=gettext_lazy("Casual"),
+        required=False,
+        help_text=gettext_lazy(
+            "Play with others who chose casual, and with new accounts: the match moves no rating."
+        ),
+    )
 
     def length(self):
         """The target (Americana) or the match's length (classic) chosen."""
@@ -38,12 +49,14 @@ class PoolForm(forms.Form):
         return data["target"] if data["game"] == Game.AMERICANA else data["match"]
 
 
-def pool_summary(game: str, options: dict) -> str:
-    """What a pool is for, as the waiting page says it: the game, the players, the target or length."""
+def pool_summary(game: str, options: dict, *, rated: bool) -> str:
+    """What a pool is for, as the waiting page says it: the game, the players, the target or length,
+    rated or casual."""
     fields = PoolForm.base_fields
     players = _("%(players)s players") % {"players": options["players"]}
     if game == Game.AMERICANA:
         length = _("target %(target)s") % {"target": options["target"]}
     else:
         length = dict(fields["match"].choices)[options["match"]]
-    return " · ".join([str(Game(game).label), players, str(length)])
+    side = _("rated") if rated else _("casual")
+    return " · ".join([str(Game(game).label), players, str(length), side])

@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.selectors import is_established
 from gameplay import services as gameplay_services
 from ratings.selectors import shown_ratings
 from tables import limits
@@ -55,9 +56,26 @@ def pool_options(*, game: str, players: int, length) -> dict:
         raise SocialError(str(error)) from None
 
 
-def pool_key(game: str, options: dict) -> str:
+POOL_RATED, POOL_CASUAL = "rated", "casual"
+"""The two sides of every pool, never paired together: established accounts that want rated play, and
+everyone else (newcomers, and whoever asked for casual), so a newcomer's seat never spoils a rated
+match (``tables.rated``) and a newcomer never waits for a rated table they cannot have."""
+
+
+def pool_key(game: str, options: dict, side: str) -> str:
     name, _lengths = POOL_LENGTHS[game]
-    return f"{game}:{options['players']}:{options[name]}"
+    return f"{game}:{options['players']}:{options[name]}:{side}"
+
+
+def pool_side(*, user, casual: bool) -> str:
+    """The side of the pool ``user`` waits on: rated only for an established account that did not
+    ask for casual."""
+    return POOL_RATED if not casual and is_established(user) else POOL_CASUAL
+
+
+def pool_rated(pool: str) -> bool:
+    """Whether the tables ``pool`` (a ``pool_key``) makes ask to be rated: its rated side's."""
+    return pool.endswith(f":{POOL_RATED}")
 
 
 def _busy(user_ids) -> set[int]:
@@ -69,9 +87,12 @@ def _busy(user_ids) -> set[int]:
     )
 
 
-def pool_join(*, user, game: str, players: int, length, fill_with_bots: bool) -> PoolEntry:
+def pool_join(
+    *, user, game: str, players: int, length, fill_with_bots: bool, casual: bool = False
+) -> PoolEntry:
     """``user`` looks for a match: in this pool only (joining another leaves the last), never while
-    at a table not over yet. Pairing runs at once, after the join commits."""
+    at a table not over yet; on its casual side if they ask (``casual``) or their account is not
+    established yet (``pool_side``). Pairing runs at once, after the join commits."""
     options = pool_options(game=game, players=players, length=length)
     if wait := limits.spend(
         f"pool-joins:{user.pk}",
@@ -97,7 +118,7 @@ def pool_join(*, user, game: str, players: int, length, fill_with_bots: bool) ->
             raise SocialError(_("You are already at a table: finish its match or leave it first."))
         now = timezone.now()
         rating = shown_ratings(user_ids=[user.pk], game=game)[user.pk]
-        key = pool_key(game, options)
+        key = pool_key(game, options, pool_side(user=user, casual=casual))
         values = {
             "table": None,
             "paired_at": None,
@@ -210,6 +231,7 @@ def pool_pair(*, pool: str) -> list[int]:
             people=[entry.user for entry in members],
             game=first.game,
             options=first.options,
+            rated=pool_rated(pool),
             bot_level=BotLevel.NORMAL if len(members) < size else "",
         )
         PoolEntry.objects.filter(pk__in=[entry.pk for entry in members]).update(table=table, paired_at=now)
@@ -232,6 +254,21 @@ def pool_tick() -> int:
     ).delete()
     pools = PoolEntry.objects.filter(table__isnull=True).values_list("pool", flat=True).distinct()
     return sum(len(pool_pair(pool=pool)) for pool in list(pools))
+
+
+def pool_left_for_seat(sender, *, table: Table, user, **kwargs) -> None:
+    """``tables.signals.person_sitting``'s receiver (connected in ``apps``): a person sitting down in the
+    lobby leaves the pool. Their entry's row is locked first, so a pairing that holds it is waited for;
+    if it seated them meanwhile, the lobby's seat is refused (the pool's table is theirs)."""
+    entry = PoolEntry.objects.select_for_update().filter(user=user).first()
+    if entry is None:
+        return
+    if entry.table_id is None:
+        entry.delete()
+    # The pool's table read in a statement of its own: one that waited for the entry's lock would
+    # not see a table made meanwhile.
+    elif Table.objects.filter(pk=entry.table_id, status__in=Table.NOT_OVER).exclude(pk=table.pk).exists():
+        raise TableError(_("The pool has just found you a table: play that match first."))
 
 
 def pool_opened(*, user) -> None:

@@ -23,6 +23,17 @@ class TurnClock(models.IntegerChoices):
     NONE = 0, _("No clock (private tables only)")
 
 
+class Casual(models.TextChoices):
+    """Why a table's match moves no rating (``tables.rated`` decides; blank when it is rated)."""
+
+    ASKED = "asked", _("casual play was chosen for this table")
+    PRIVATE = "private", _("private tables are casual")
+    NO_CLOCK = "no_clock", _("a table without a turn clock is casual")
+    BOTS = "bots", _("bots play at this table")
+    NEWCOMER = "newcomer", _("a player's account is new or its email is not confirmed yet")
+    PAIR_DAILY = "pair_daily", _("some of these players have played enough rated matches together today")
+
+
 class BotLevel(models.TextChoices):
     EASY = "easy", _("easy")
     NORMAL = "normal", _("normal")
@@ -52,10 +63,21 @@ class Table(models.Model):
         default=False,
         help_text=_("Bots move in a few tenths of a second, not a second or so."),
     )
+    rated_wanted = models.BooleanField(
+        _("rated asked for"),
+        default=False,
+        help_text=_("Its host (or the pool) asked for a rated match; unticked, it is casual whoever sits."),
+    )
     is_rated = models.BooleanField(
         _("rated"),
         default=False,
-        help_text=_("Its matches move the players' ratings when every seat started with a person."),
+        help_text=_(
+            "Whether its match moves the players' ratings: decided from who sits there while it waits, "
+            "and for good when it starts."
+        ),
+    )
+    casual_because = models.CharField(
+        _("casual because"), max_length=16, choices=Casual.choices, blank=True, default=""
     )
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
     host = models.ForeignKey(

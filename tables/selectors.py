@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from .models import Seat, Table
+from .rated import casual_reason
 from .signals import seat_notes
 
 
@@ -91,3 +92,16 @@ def seat_choices(*, table: Table, user) -> list[SeatChoices]:
         )
         for seat in table.seats.all()
     ]
+
+
+def casual_if_seated(*, table: Table, user) -> str:
+    """Why the waiting rated ``table`` would turn casual were ``user`` (not seated there) to sit down
+    (a ``Casual`` value: a new account, or too many rated matches with someone seated today); ""
+    when it would stay rated, or it is casual already, or they cannot sit. The waiting room says it
+    before they sit, since the seat that fills the table starts its match."""
+    if not (user.is_authenticated and table.is_rated and table.status == Table.Status.WAITING):
+        return ""
+    seats = list(table.seats.all())
+    if any(seat.user_id == user.pk for seat in seats) or not any(seat.is_free for seat in seats):
+        return ""
+    return casual_reason(table, seats, joining=user)

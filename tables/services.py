@@ -5,25 +5,31 @@ served one after the other: one sits, the other is told.
 
 Lock order, everywhere in the site: **Table → Match → Seat**. A service that changes a table and its
 match (gameplay's) locks the table here first, then its match, then writes seats through the
-functions below marked "inside the caller's transaction".
+functions below marked "inside the caller's transaction". A person sitting down in the lobby then
+locks their own row and their pool entry (``signals.person_sitting``).
 
 The public services (``seat_take``, ``bot_add``...) are each one durable transaction: they are
 the outermost call, never run half inside another's. The functions marked "inside the caller's
 transaction" are the row writes gameplay makes while it holds the locks. A table knows nothing of
 matches or game rules: gameplay creates tables (it checks the options) and, when the last seat fills
 (``signals.table_filled``), deals.
+
+Whether a table is rated is decided again (``rated.casual_reason``) at every seat change while it
+waits, and for good when it starts (``table_start_if_full``): see ``rated``.
 """
 
 import secrets
 from collections.abc import Callable
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import events
-from .models import BotLevel, Seat, Table, TurnClock
-from .signals import table_filled
+from .models import BotLevel, Casual, Seat, Table, TurnClock
+from .rated import casual_reason
+from .signals import person_sitting, table_filled
 
 DEFAULT_BOT_LEVEL = BotLevel.NORMAL
 
@@ -67,12 +73,12 @@ def table_new(
     turn_clock: int,
     is_private: bool,
     fast_bots: bool = False,
-    is_rated: bool = False,
-    rematch_of: Table | None = None,
+    rated_wanted: bool = False,
 ) -> Table:
     """A new table with the host in seat 0 and every other seat free. Inside the caller's transaction.
 
-    ``options`` are the game's, already checked by its rules (gameplay's ``table_create`` does).
+    ``options`` are the game's, already checked by its rules (gameplay's ``table_create`` does);
+    ``rated_wanted``: the host asks for a rated table (``rated`` decides whether it is).
     """
     if turn_clock not in TurnClock.values:
         raise TableError(_("Choose a turn clock of 20, 45 or 90 seconds, or none."))
@@ -84,14 +90,14 @@ def table_new(
         turn_clock=turn_clock,
         is_private=is_private,
         fast_bots=fast_bots,
-        is_rated=is_rated,
+        rated_wanted=rated_wanted,
         host=host,
-        rematch_of=rematch_of,
     )
     Seat.objects.bulk_create(
         Seat(table=table, position=position, user=host if position == 0 else None)
         for position in range(table.players)
     )
+    rated_decide(table)
     events.table_changed(table.pk)
     return table
 
@@ -107,6 +113,7 @@ def table_new_practice(
         options=options,
         turn_clock=TurnClock.NONE,
         is_private=True,
+        casual_because=Casual.PRIVATE,
         host=host,
         status=Table.Status.CLOSED,
         started_at=started_at,
@@ -117,9 +124,22 @@ def table_new_practice(
     return table
 
 
+def rated_decide(table: Table) -> None:
+    """Decide again whether the waiting ``table`` is rated (``rated.casual_reason``), from its seats as
+    they are now, and store the answer. Inside the caller's transaction, holding the table's lock."""
+    if table.status != Table.Status.WAITING:
+        return  # decided for good when it started
+    reason = casual_reason(table, list(table.seats.select_related("user", "reserved_for")))
+    if (table.is_rated, table.casual_because) != (not reason, reason):
+        table.is_rated, table.casual_because = not reason, reason
+        table.save(update_fields=["is_rated", "casual_because"])
+
+
 def table_start_if_full(table: Table) -> bool:
-    """Once every seat holds a person or a bot: the table is playing and gameplay deals
-    (``signals.table_filled``). Inside the caller's transaction, holding the table's lock."""
+    """Decide whether ``table`` is rated from its seats as they now are (``rated_decide``); once every
+    seat holds a person or a bot, that decision is its match's: the table is playing and gameplay
+    deals (``signals.table_filled``). Inside the caller's transaction, holding the table's lock."""
+    rated_decide(table)
     if table.status != Table.Status.WAITING or table.seats.filter(user__isnull=True, bot_level="").exists():
         return False
     table.status = Table.Status.PLAYING
@@ -160,6 +180,10 @@ def _seat_take(table: Table, user, position: int | None, token: str | None) -> S
             raise TableError(_("Someone else just took this seat. Choose another."))
         if seat.reserved_for_id not in (None, user.pk):
             raise TableError(_("This seat is kept for another player."))
+    # The person's own row, for no key update (the pool's join takes it first too), then whatever else
+    # would seat them: the pool and the lobby never seat one person twice.
+    get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+    person_sitting.send(sender=Table, table=table, user=user)
     seat.user = user
     seat.reserved_for = None
     seat.last_seen = timezone.now()
@@ -189,6 +213,7 @@ def _stand_up(table: Table, seat: Seat) -> None:
         else:
             table.host_id = heir.user_id
             table.save(update_fields=["host"])
+    rated_decide(table)
     events.table_changed(table.pk)
 
 
@@ -298,7 +323,7 @@ def table_new_rematch(table: Table, *, by) -> Table:
         turn_clock=table.turn_clock,
         is_private=table.is_private,
         fast_bots=table.fast_bots,
-        is_rated=table.is_rated,
+        rated_wanted=table.rated_wanted,
         host=by,
         rematch_of=table,
     )

@@ -41,6 +41,7 @@ def waiting_room(request: HttpRequest, table: Table) -> HttpResponse:
         "table": table,
         "my_seat": seat,
         "seats": selectors.seat_choices(table=table, user=request.user),
+        "casual_if_seated": selectors.casual_if_seated(table=table, user=request.user),
         "bot_form": BotForm(),
         "invite_url": request.build_absolute_uri(reverse("tables:invitation", args=[table.invite_token])),
     }

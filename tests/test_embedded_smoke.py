@@ -129,17 +129,17 @@ def test_embedded_mode_serves_pages_and_runs_tasks_in_process(tmp_path):
 
 
 RATE_ON_SQLITE = """
-from accounts.models import User
 from gameplay import services
 from ratings import services as ratings
 from ratings.models import Rating
 from tables import services as tables
 from gameplay.models import Match
+from tests.factories import make_user
 from tests.history.helpers import play_out
 
-ana, ion = (User.objects.create_user(name, f"{name}@ex.com", "pw-for-the-smoke-1") for name in ("ana", "ion"))
+ana, ion = make_user("ana"), make_user("ion")  # established: confirmed, a week old
 table = services.table_create(
-    host=ana, game="classic", options={"players": 2}, turn_clock=45, is_private=False, is_rated=True
+    host=ana, game="classic", options={"players": 2}, turn_clock=45, is_private=False, rated=True
 )
 tables.seat_take(table_id=table.pk, user=ion)
 match = play_out(Match.objects.get(table=table))

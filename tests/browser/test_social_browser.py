@@ -101,9 +101,9 @@ def test_two_people_one_in_romanian_are_paired_at_one_table_and_play(browser: Br
     expect(ana.get_by_test_id("pool-waiting")).to_be_visible()
     expect(ana.get_by_test_id("pool-count")).to_have_text("1")
     entry = PoolEntry.objects.get(user__username="ana")
-    assert entry.pool == "americana:2:101" and entry.table_id is None
+    assert entry.pool == "americana:2:101:rated" and entry.table_id is None
     # The waiting page's socket is open (it looks in the pool) and has said how many look.
-    assert wait_for_frame(ana, ana_frames, "counts")["pools"].get("americana:2:101", 1) == 1
+    assert wait_for_frame(ana, ana_frames, "counts")["pools"].get("americana:2:101:rated", 1) == 1
 
     choose(ion, live_server_url, players=2)
     expect(ion.locator("html")).to_have_attribute("lang", "en")

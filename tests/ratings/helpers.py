@@ -24,7 +24,7 @@ def rated_table_match(
         options=options,
         turn_clock=0 if private else 45,
         is_private=private,
-        is_rated=rated,
+        rated=rated,
     )
     for person in people[1:]:
         table_services.seat_take(table_id=table.pk, user=person, token=table.invite_token)

@@ -58,12 +58,12 @@ def test_casual_tables_bots_practice_and_aborted_matches_move_no_rating(db, kind
     )
 
 
-def test_play_now_tables_are_casual_and_new_tables_rated_by_default(db, client):
+def test_play_now_tables_are_casual_and_new_tables_ask_for_rated_by_default(db, client):
     ana = make_user("ana")
     assert services.play_now(user=ana, game="classic").is_rated is False
     client.force_login(ana)
     page = client.get("/tables/new/").text
-    assert 'name="is_rated"' in page and "checked" in page.split('name="is_rated"')[1].split(">")[0]
+    assert 'name="rated"' in page and "checked" in page.split('name="rated"')[1].split(">")[0]
 
 
 def _to_act(match: Match, seat: int) -> None:

@@ -87,8 +87,9 @@ def test_the_profile_shows_each_game_s_rating_peak_place_and_plot_in_fixed_queri
     rating = Rating.objects.get(user=ana, game="classic")
     assert 'data-testid="rating-plot"' in page and f"{rating.shown}?" in page
     assert "not listed while provisional" in page and "No rated match yet." in page  # Americana has none
-    for seed in range(1, 4):
-        rated_and_played("classic", [ana, ion], {"match": "points8"}, seed=seed)
+    # Three rated matches a day together at most (RATED_PAIR_DAILY): the fourth is against someone else.
+    for seed, opponent in zip(range(1, 4), (ion, ion, make_user("dan")), strict=True):
+        rated_and_played("classic", [ana, opponent], {"match": "points8"}, seed=seed)
     with CaptureQueriesContext(connection) as four:
         page = client.get(url).text
     assert len(four) == len(one)
@@ -141,7 +142,7 @@ def test_the_lobby_shows_the_ratings_of_the_people_seated(client):
             options={"players": 3},
             turn_clock=45,
             is_private=False,
-            is_rated=True,
+            rated=True,
         )
     client.get(reverse("tables:lobby"))  # the counts of who is online, kept a few seconds, are read
     with CaptureQueriesContext(connection) as two:

@@ -75,7 +75,7 @@ async def test_a_page_that_looks_keeps_its_person_in_the_pool(settings):
     before = (await sync_to_async(PoolEntry.objects.get)(user=ana)).seen_at
     waiting = await open_socket("/ws/me/?lang=en&pool=1", ana)
     counts = await frame(waiting, "counts")
-    assert counts["pools"].get("classic:2:points8") == 1
+    assert counts["pools"].get("classic:2:points8:rated") == 1
     await frame(waiting, "counts", timeout=5)  # the heartbeat's
     assert (await sync_to_async(PoolEntry.objects.get)(user=ana)).seen_at > before
     await waiting.disconnect()
