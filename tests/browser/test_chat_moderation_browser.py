@@ -3,7 +3,6 @@ another's line, a moderator suspends its author for an hour through the admin's 
 next message is refused with the moderator's reason and the hour it ends (in the author's language and
 the site's time), and once the match is over its page still shows the players what was said."""
 
-import importlib
 import re
 from datetime import timedelta
 
@@ -13,6 +12,7 @@ from django.urls import reverse
 from django.utils import formats, timezone, translation
 from playwright.sync_api import Browser, WebSocketRoute, expect
 
+from accounts import moderators
 from chat.models import Report, Suspension
 from gameplay.models import Match
 from tests.browser.conftest import log_in, off_loop
@@ -30,12 +30,13 @@ LATER = "încă ceva de zis"
 
 def moderator():
     """Staff in the Moderators group. A transactional test before this one flushes the data the
-    migrations made, the group with it: it is made again here with the chat's permissions as its
-    migration grants them."""
-    migration = importlib.import_module("chat.migrations.0002_moderators")
-    group, _created = Group.objects.get_or_create(name=migration.MODERATORS)
-    granted = Permission.objects.filter(content_type__app_label="chat", codename__in=migration.PERMISSIONS)
-    group.permissions.add(*granted)
+    migrations made, the group with it: it is made again here with the chat's rights as the grant
+    (``accounts.moderators``) lists them."""
+    group, _created = Group.objects.get_or_create(name=moderators.GROUP)
+    chat_rights = [codename for app_label, codename in moderators.PERMISSIONS if app_label == "chat"]
+    group.permissions.add(
+        *Permission.objects.filter(content_type__app_label="chat", codename__in=chat_rights)
+    )
     person = make_user("mod", is_staff=True)
     person.groups.add(group)
     return person
