@@ -38,14 +38,16 @@ class TableAdmin(admin.ModelAdmin):
         "created_at",
         "started_at",
     )
-    list_filter = ("game", "status", "is_private", "is_rated", "created_at")
+    list_filter = ("game", "status", "is_private", "is_rated", "casual_because", "created_at")
     search_fields = ("host__username", "seats__user__username")
     fields = (
         "game",
         "options",
         "turn_clock",
         "is_private",
+        "rated_wanted",
         "is_rated",
+        "casual_because",
         "host",
         "status",
         "rematch_of",

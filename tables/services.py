@@ -368,6 +368,7 @@ def seat_vacate(table: Table, *, user_id: int) -> None:
     if seat is not None:
         _stand_up(table, seat)
     elif kept:
+        rated_decide(table)
         events.table_changed(table.pk)
 
 

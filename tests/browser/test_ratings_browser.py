@@ -31,10 +31,11 @@ LOCALES = ["ro-RO", "en-GB"]
 
 
 def rated_pair() -> tuple[Match, list[User]]:
-    """Ana and Ion at a private rated classic table (first to 8 points, no turn clock), the match started."""
+    """Ana and Ion at a public rated classic table (first to 8 points, 45 s a turn), the match started:
+    private tables are casual."""
     people = [make_user("ana"), make_user("ion")]
     try:
-        return rated_table_match("classic", people, {"match": "points8"}, private=True), people
+        return rated_table_match("classic", people, {"match": "points8"}), people
     finally:
         connection.close()  # this runs in a thread of its own: its connection ends with it
 
