@@ -27,6 +27,7 @@ from gameplay import services as gameplay_services
 from privacy import services as privacy_services
 from social import services as social_services
 from social.models import Notice
+from tests.factories import make_user
 
 ODD_VALUES = [
     "\x00",
@@ -110,7 +111,7 @@ def real_values(visitors) -> dict[str, str]:
     table = gameplay_services.table_create(
         host=player, game="americana", options={}, turn_clock=45, is_private=True
     )
-    asking = User.objects.create_user("asking", "asking@example.com", "green-felt-table-42")
+    asking = make_user("asking")  # confirmed: an unconfirmed account sends no friend request
     social_services.friend_request_send(sender=asking, recipient=player)
     # /health/ready answers 503 without a worker heard from: these say one was, as on a running site.
     cache.set_many({health.WORKER_HEARD: time.time(), health.SWEEP_RAN: time.time()})
