@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Callable
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -135,12 +135,35 @@ def rated_decide(table: Table) -> None:
         table.save(update_fields=["is_rated", "casual_because"])
 
 
+RATED_START_LOCKS = 4848
+"""The first key of the advisory locks ``_people_starting`` takes (the second is a person's id)."""
+
+
+def _people_starting(table: Table) -> None:
+    """Lock the people of a table about to start, in id order, until the transaction ends: two tables
+    of the same two people starting at once (each joined by a different one of them) then count each
+    other's start against ``RATED_PAIR_DAILY``. Advisory locks, not the people's rows: a joiner already
+    holds their own row (``_seat_take``), and taking the others' rows would deadlock two such starts."""
+    if connection.vendor != "postgresql":
+        return  # one writer at a time
+    people = sorted(table.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+    with connection.cursor() as cursor:
+        for user_id in people:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [RATED_START_LOCKS, user_id])
+
+
 def table_start_if_full(table: Table) -> bool:
     """Decide whether ``table`` is rated from its seats as they now are (``rated_decide``); once every
     seat holds a person or a bot, that decision is its match's: the table is playing and gameplay
     deals (``signals.table_filled``). Inside the caller's transaction, holding the table's lock."""
+    full = (
+        table.status == Table.Status.WAITING
+        and not table.seats.filter(user__isnull=True, bot_level="").exists()
+    )
+    if full and table.rated_wanted:
+        _people_starting(table)
     rated_decide(table)
-    if table.status != Table.Status.WAITING or table.seats.filter(user__isnull=True, bot_level="").exists():
+    if not full:
         return False
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()

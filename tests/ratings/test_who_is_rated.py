@@ -3,7 +3,11 @@ private tables, and each rule a rated match keeps: strangers can reach it, a tur
 established accounts, and at most ``RATED_PAIR_DAILY`` rated matches a day of the same two people. The
 label a table shows is what the ratings app does."""
 
+import threading
+import time
+
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from gameplay import services as gameplay_services
@@ -15,9 +19,11 @@ from social import services as social_services
 from tables import services as table_services
 from tables.models import Casual, Table
 from tables.rated import casual_reason
+from tables.signals import table_filled
 from tests.factories import PASSWORD, make_user
 from tests.history.helpers import play_out
 from tests.ratings.helpers import rated_and_played, rated_table_match
+from tests.social.test_pool_lobby_race import WAIT_SECONDS, in_thread, waiting_for_a_lock
 from tests.tables.test_views import create_form
 
 TWO_PLAYER_CLASSIC = {"game": "classic", "classic_players": "2", "match": "points8"}
@@ -179,3 +185,49 @@ def test_the_pool_pairs_established_accounts_at_rated_tables_and_newcomers_and_c
     dan = make_user("dan", fresh=True)
     asked = Table.objects.get(pk=join(dan).table_id)
     assert {seat.user_id for seat in asked.seats.all()} == {carol.pk, dan.pk} and not asked.is_rated
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tables_of_the_same_two_people_starting_at_once_count_each_other(settings):
+    """Ana joins Ion's table while Ion joins Ana's, each on a connection of its own, one daily rated
+    match allowed: one table is rated, the other casual, never both."""
+    settings.RATED_PAIR_DAILY = 1
+    ana, ion = make_user("ana"), make_user("ion")
+    tables = [
+        gameplay_services.table_create(
+            host=host, game="classic", options={"players": 2}, turn_clock=45, is_private=False, rated=True
+        )
+        for host in (ana, ion)
+    ]
+    first_dealing, go_on = threading.Event(), threading.Event()
+
+    def hold_the_first(sender, *, table, **kwargs) -> None:
+        if threading.current_thread().name == "first":
+            first_dealing.set()
+            assert go_on.wait(WAIT_SECONDS)
+
+    table_filled.connect(hold_the_first, sender=Table, dispatch_uid="test.hold_the_first")
+    outcome: dict = {}
+    try:
+        first = in_thread(lambda: table_services.seat_take(table_id=tables[0].pk, user=ion), outcome, "first")
+        assert first_dealing.wait(WAIT_SECONDS)
+        second = in_thread(
+            lambda: table_services.seat_take(table_id=tables[1].pk, user=ana), outcome, "second"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            (me,) = cursor.fetchone()
+        deadline = time.monotonic() + WAIT_SECONDS
+        while second.is_alive() and not waiting_for_a_lock(me) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        go_on.set()
+        first.join(WAIT_SECONDS)
+        second.join(WAIT_SECONDS)
+    finally:
+        go_on.set()
+        table_filled.disconnect(dispatch_uid="test.hold_the_first", sender=Table)
+    assert not first.is_alive() and not second.is_alive(), outcome
+    started = Table.objects.filter(pk__in=[table.pk for table in tables], status=Table.Status.PLAYING)
+    assert started.count() == 2
+    assert sorted(started.values_list("is_rated", flat=True)) == [False, True]
+    assert Table.objects.get(pk=tables[1].pk).casual_because == Casual.PAIR_DAILY
