@@ -1,58 +1,68 @@
 """Budgets for the site's doors: token buckets that refill at a steady rate up to a burst.
 
-``TokenBucket`` lives in one process and counts for one thing there (a websocket connection's
-frames). ``spend`` counts for one key across every process (a person's practice uploads, an address's
-registrations): in Redis one Lua script reads, refills and takes in a single step, so two server
-processes can never both spend the last token; any other cache (the embedded mode's single process)
-keeps the same record behind a lock. They live in accounts, the lowest app, so every app may spend.
+``spend_all`` takes from several buckets at once, all or nothing (a person's, their address's, the
+recipient's), ``spend`` from one; both count for a key across every process: in Redis one Lua script
+reads, refills and takes in a single step, so two server processes can never both spend the last
+token; any other cache (the embedded mode's single process) keeps the same record behind a lock.
+``spend_frame`` is a websocket frame's spend, awaited on the event loop: one round trip. They live in
+accounts, the lowest app, so every app may spend (registration too).
 """
 
+import asyncio
 import math
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+import redis.asyncio
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from redis.commands.core import AsyncScript
 
 
-@dataclass
-class TokenBucket:
-    """``rate`` tokens a second, at most ``burst`` held; full to begin with."""
+@dataclass(frozen=True)
+class Budget:
+    """One bucket: ``rate`` tokens a second, at most ``burst`` held, full to begin with; ``refusal``
+    is what its caller says when this one runs out."""
 
+    key: str
     rate: float
     burst: float
-    tokens: float = field(init=False)
-    stamp: float = field(init=False)
+    refusal: str = ""
 
-    def __post_init__(self) -> None:
-        self.tokens = self.burst
-        self.stamp = time.monotonic()
 
-    def take(self, cost: float = 1.0) -> bool:
-        """Spend ``cost`` tokens if the bucket holds them; False (and nothing spent) if not."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < cost:
-            return False
-        self.tokens -= cost
-        return True
+@dataclass(frozen=True)
+class Shortfall:
+    """The budget that ran out (of those asked, the one to wait longest for) and the seconds until
+    it holds the cost."""
+
+    budget: Budget
+    wait: float
 
 
 _SPEND = """
-local tokens = tonumber(redis.call('HGET', KEYS[1], 't'))
-local stamp = tonumber(redis.call('HGET', KEYS[1], 's'))
-local now, rate, burst, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local owe = ARGV[5] == '1'
-if tokens == nil then tokens, stamp = burst, now end
-tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
-local wait = 0
-if tokens >= cost or owe then tokens = tokens - cost else wait = (cost - tokens) / rate end
-redis.call('HSET', KEYS[1], 't', tostring(tokens), 's', tostring(now))
--- left alone until it is full again, the bucket is forgotten
-redis.call('EXPIRE', KEYS[1], math.ceil((burst - tokens) / rate) + 1)
-return tostring(wait)
+local now, cost, owe = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3] == '1'
+local held, short, longest = {}, 0, 0
+for i, key in ipairs(KEYS) do
+  local rate, burst = tonumber(ARGV[2 + 2 * i]), tonumber(ARGV[3 + 2 * i])
+  local kept = redis.call('HMGET', key, 't', 's')
+  local tokens, stamp = tonumber(kept[1]), tonumber(kept[2])
+  if tokens == nil then tokens, stamp = burst, now end
+  tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+  held[i] = tokens
+  if tokens < cost and not owe and (cost - tokens) / rate > longest then
+    short, longest = i, (cost - tokens) / rate
+  end
+end
+if short > 0 then return {short, tostring(longest)} end
+for i, key in ipairs(KEYS) do
+  local rate, burst = tonumber(ARGV[2 + 2 * i]), tonumber(ARGV[3 + 2 * i])
+  local tokens = held[i] - cost
+  redis.call('HSET', key, 't', tostring(tokens), 's', tostring(now))
+  -- left alone until it is full again, the bucket is forgotten
+  redis.call('EXPIRE', key, math.ceil((burst - tokens) / rate) + 1)
+end
+return {0, '0'}
 """
 
 _local_lock = threading.Lock()
@@ -68,27 +78,71 @@ def cache_writer(cache: RedisCache):
     return client
 
 
-def spend(key: str, *, rate: float, burst: float, cost: float = 1.0, owe: bool = False) -> float:
-    """Take ``cost`` tokens from the bucket named ``key`` (shared by every process): 0 when taken,
-    else how many seconds until the bucket holds them (nothing is taken then). With ``owe`` they are
-    taken whatever the bucket holds: it may go below zero (a charge after the fact, for work that
-    turned out to be abuse), and refills from there. ``cost=0`` asks whether the bucket is in debt."""
+def _script_arguments(cache: RedisCache, budgets: tuple[Budget, ...], cost: float, owe: bool):
+    keys = [cache.make_and_validate_key(f"limit:{budget.key}") for budget in budgets]
+    arguments = [time.time(), cost, "1" if owe else "0"]
+    for budget in budgets:
+        arguments += [budget.rate, budget.burst]
+    return keys, arguments
+
+
+def _shortfall(budgets: tuple[Budget, ...], reply) -> Shortfall | None:
+    short, wait = int(reply[0]), float(reply[1])
+    return Shortfall(budgets[short - 1], wait) if short else None
+
+
+def spend_all(*budgets: Budget, cost: float = 1.0, owe: bool = False) -> Shortfall | None:
+    """Take ``cost`` tokens from every one of ``budgets`` (shared by every process), or from none:
+    None when taken, else the one that ran out (the longest wait of them). With ``owe`` they are
+    taken whatever the buckets hold: one may go below zero (a charge after the fact, for work that
+    turned out to be abuse), and refills from there. ``cost=0`` asks whether any is in debt."""
     cache = caches["default"]
-    full_key = f"limit:{key}"
-    now = time.time()
     if isinstance(cache, RedisCache):
-        client = cache_writer(cache)
-        redis_key = cache.make_and_validate_key(full_key)
-        wait = client.eval(_SPEND, 1, redis_key, now, rate, burst, cost, "1" if owe else "0")
-        return float(wait)
+        keys, arguments = _script_arguments(cache, budgets, cost, owe)
+        return _shortfall(budgets, cache_writer(cache).eval(_SPEND, len(keys), *keys, *arguments))
+    now = time.time()
     with _local_lock:
-        tokens, stamp = cache.get(full_key, (burst, now))
-        tokens = min(burst, tokens + max(0.0, now - stamp) * rate)
-        wait = 0.0 if tokens >= cost or owe else (cost - tokens) / rate
-        if not wait:
-            tokens -= cost
-        cache.set(full_key, (tokens, now), math.ceil((burst - tokens) / rate) + 1)  # until full again
-    return wait
+        held = []
+        for budget in budgets:
+            tokens, stamp = cache.get(f"limit:{budget.key}", (budget.burst, now))
+            held.append(min(budget.burst, tokens + max(0.0, now - stamp) * budget.rate))
+        waits = [(cost - tokens) / budget.rate for budget, tokens in zip(budgets, held, strict=True)]
+        longest = max(waits, default=0.0)
+        if longest > 0 and not owe:
+            return Shortfall(budgets[waits.index(longest)], longest)
+        for budget, tokens in zip(budgets, held, strict=True):
+            left = tokens - cost
+            cache.set(f"limit:{budget.key}", (left, now), math.ceil((budget.burst - left) / budget.rate) + 1)
+    return None
+
+
+def spend(key: str, *, rate: float, burst: float, cost: float = 1.0, owe: bool = False) -> float:
+    """``spend_all`` of the one bucket named ``key``: 0 when taken, else how many seconds until the
+    bucket holds ``cost`` (nothing is taken then)."""
+    shortfall = spend_all(Budget(key, rate, burst), cost=cost, owe=owe)
+    return shortfall.wait if shortfall else 0.0
+
+
+_frame_scripts: dict[asyncio.AbstractEventLoop, AsyncScript] = {}
+"""The script on an asyncio Redis client, one per event loop (a client's connections belong to the
+loop that opened them): the server has one loop; each test has its own, dropped once closed."""
+
+
+async def spend_frame(budget: Budget) -> bool:
+    """Take one token from ``budget`` on the event loop, without a thread: True when taken. With Redis
+    one round trip of the same script (by its digest); the embedded mode's cache is in the process."""
+    cache = caches["default"]
+    if not isinstance(cache, RedisCache):
+        return spend_all(budget) is None
+    loop = asyncio.get_running_loop()
+    script = _frame_scripts.get(loop)
+    if script is None:
+        for closed in [other for other in _frame_scripts if other.is_closed()]:
+            del _frame_scripts[closed]
+        client = redis.asyncio.Redis.from_url(cache._servers[0])
+        script = _frame_scripts[loop] = client.register_script(_SPEND)
+    keys, arguments = _script_arguments(cache, (budget,), 1.0, False)
+    return _shortfall((budget,), await script(keys, arguments)) is None
 
 
 def forget(key: str) -> None:

@@ -24,16 +24,31 @@ ERASED_USERNAME = "~deleted-%d"
 """A closed account's username: unique, and not one registration accepts (it holds a "~")."""
 
 
-def client_address(request: HttpRequest) -> str:
-    """The browser's address, as the login limit counts it. Behind a proxy, the last address in
-    ``CLIENT_ADDRESS_HEADER`` (the one the proxy itself added; earlier ones the client may forge)."""
+def _browser_address(connection: str, forwarded: str) -> str:
+    """Behind a proxy, the last address in its header ``forwarded`` (the one the proxy itself added;
+    earlier ones the client may forge); else the ``connection``'s."""
     if settings.CLIENT_ADDRESS_HEADER:
-        forwarded = request.META.get(settings.CLIENT_ADDRESS_HEADER, "").split(",")
         try:
-            return str(ipaddress.ip_address(forwarded[-1].strip()))
+            return str(ipaddress.ip_address(forwarded.split(",")[-1].strip()))
         except ValueError:
             pass  # no proxy in front after all: fall back on the connection's address
-    return request.META.get("REMOTE_ADDR", "")
+    return connection
+
+
+def client_address(request: HttpRequest) -> str:
+    """The browser's address, as the login limit and the per-address budgets count it."""
+    forwarded = request.META.get(settings.CLIENT_ADDRESS_HEADER, "") if settings.CLIENT_ADDRESS_HEADER else ""
+    return _browser_address(request.META.get("REMOTE_ADDR", ""), forwarded)
+
+
+def socket_address(scope: dict) -> str:
+    """The browser's address of a websocket (its ASGI ``scope``), counted as ``client_address`` counts
+    a page's: the same header behind a proxy, else the connection's."""
+    header = settings.CLIENT_ADDRESS_HEADER.removeprefix("HTTP_").lower().replace("_", "-").encode()
+    forwarded = next(
+        (value.decode("latin-1") for key, value in scope.get("headers", ()) if key == header), ""
+    )
+    return _browser_address((scope.get("client") or ("",))[0] or "", forwarded)
 
 
 def login_username(request: HttpRequest, credentials: dict | None) -> str:

@@ -3,8 +3,9 @@ waiting room's socket, in gameplay, builds on it).
 
 Each process has one place in the channel layer's groups for all its live pages of a kind
 (``ProcessNews``), rather than one per socket: a change is read from the channel layer once per
-process and handed to the pages there. Every socket has a budget of frames (``LiveConsumer``), and a
-person banned has their sockets closed at once, in every process (``tables.events.user_banned``).
+process and handed to the pages there. Every person (a visitor: every address) has a budget of
+frames across their sockets (``LiveConsumer``), and a person banned has their sockets closed at
+once, in every process (``tables.events.user_banned``).
 """
 
 import asyncio
@@ -15,7 +16,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterable
-from functools import partial
+from functools import cached_property, partial
 from urllib.parse import parse_qs
 
 from asgiref.sync import SyncToAsync
@@ -31,11 +32,12 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from . import selectors
+from accounts.services import socket_address
+
+from . import limits, selectors
 from .events import LOBBY_GROUP, USERS_GROUP
 from .forms import BotForm
 from .fragments import FORBIDDEN, SOCKET_CLOSED, FragmentRendering, closing_notice, scope_header
-from .limits import TokenBucket
 from .models import Game
 
 logger = logging.getLogger(__name__)
@@ -106,7 +108,7 @@ class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
     """Closed for good by the server: nothing more is read or sent but the disconnect."""
     news: asyncio.Queue
     socket_message_handled: asyncio.Event
-    frames: TokenBucket
+    frames: limits.Budget
 
     async def __call__(self, scope, receive, send) -> None:
         try:
@@ -131,7 +133,7 @@ class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
         self.base_send = send
         self.news = asyncio.Queue()
         self.socket_message_handled = asyncio.Event()
-        self.frames = TokenBucket(settings.SOCKET_FRAMES_PER_SECOND, settings.SOCKET_FRAMES_BURST)
+        self.frames = frame_budget(scope)
         pump = asyncio.ensure_future(self._pump(receive))
         pump.add_done_callback(lambda _pump: self.news.put_nowait(RECEIVING_ENDED))
         try:
@@ -175,9 +177,14 @@ class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
     def user_id(self) -> int | None:
         return self.scope["user"].pk
 
+    @cached_property
+    def address(self) -> str:
+        """The browser's address (as a page's request has it), which the per-address budgets count."""
+        return socket_address(self.scope)
+
     async def websocket_receive(self, message: dict) -> None:
-        """Every frame spends from the connection's budget, whatever it says, before it is read."""
-        if not self.frames.take():
+        """Every frame spends from its person's budget, whatever it says, before it is read."""
+        if not await limits.spend_frame(self.frames):
             logger.warning("%s: too many frames, the connection is closed.", self.scope["path"])
             await self.close_for_good(TOO_MANY_FRAMES, TOO_MANY_FRAMES_WORDS)
             return
@@ -204,6 +211,14 @@ class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
         if text:
             with contextlib.suppress(SOCKET_CLOSED):
                 await self.send(text_data=text)
+
+
+def frame_budget(scope: dict) -> limits.Budget:
+    """The budget of frames a socket spends from: its person's (by id, however many sockets they open
+    or reopen), or a visitor's address's."""
+    user = scope.get("user")
+    who = f"user:{user.pk}" if user is not None and user.pk is not None else f"addr:{socket_address(scope)}"
+    return limits.Budget(f"frames:{who}", settings.SOCKET_FRAMES_PER_SECOND, settings.SOCKET_FRAMES_BURST)
 
 
 class ProcessNews:

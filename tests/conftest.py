@@ -49,6 +49,24 @@ def default_language() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def fresh_frame_budgets() -> None:
+    """Each test's sockets start with full frame budgets: they are a person's (a visitor's address's),
+    kept in the shared cache, so an earlier test's flood (the same ids come again in a new test
+    database, and every test socket comes from one address) would otherwise carry over."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    cache = caches["default"]
+    if not isinstance(cache, RedisCache):
+        cache.clear()
+        return
+    client = cache._cache.get_client(write=True)
+    keys = list(client.scan_iter(match="*limit:frames:*"))
+    if keys:
+        client.delete(*keys)
+
+
 @pytest.fixture
 def mod_client(client):
     """A member of the Moderators group (staff, no other privilege), logged in."""
