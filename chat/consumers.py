@@ -71,16 +71,21 @@ class ChatTableConsumer(TableConsumer):
             services.chat_say(table_id=self.table_id, user=user, phrase=frame.phrase, text=frame.text)
             return self.chat_text(("composer",)) + self.chat_notice("")
         if frame.kind == "chat_report":
-            services.chat_report(user=user, message_id=frame.target, reason=frame.reason)
+            services.chat_report(
+                user=user, message_id=frame.target, reason=frame.reason, address=self.address
+            )
             return self.chat_notice(gettext("Thank you: a moderator will read it."))
-        # The rest is shown by their news, on every page it concerns, this one included: the table's
-        # (phrases only), or the person's (``user_chat_standing``: whom they ignore, their warnings).
+        if frame.kind == "chat_phrases_only":
+            # The host's page shows the switch at once; the table's other pages hear of it a moment
+            # later, once for a burst of switches (``chat.events.settings_changed``).
+            services.chat_set_phrases_only(table_id=self.table_id, user=user, on=frame.on)
+            return self.chat_text(("composer",)) + self.chat_notice("")
+        # The rest is shown by their news, on every page it concerns, this one included: the
+        # person's (``user_chat_standing``: whom they ignore, their warnings).
         if frame.kind == "chat_ignore":
-            services.chat_ignore(user=user, message_id=frame.target)
+            services.chat_ignore(user=user, message_id=frame.target, address=self.address)
         elif frame.kind == "chat_unignore":
             services.chat_unignore(user=user, ignored_id=frame.target)
-        elif frame.kind == "chat_phrases_only":
-            services.chat_set_phrases_only(table_id=self.table_id, user=user, on=frame.on)
         elif frame.kind == "chat_warnings_seen":
             services.warnings_seen(user=user)
         return self.chat_notice("")

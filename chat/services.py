@@ -127,10 +127,10 @@ def chat_say(*, table_id: int, user, phrase: str = "", text: str = "") -> ChatMe
         raise ChatRefused(gettext_noop("Type a message first."))
     if len(text) > MAX_TEXT:
         raise ChatRefused(gettext_noop("A message holds at most %(count)d characters."), {"count": MAX_TEXT})
+    _spend_message(user.pk)
     table = table_selectors.table_detail(table_id=table_id)
     if table is None or not table_selectors.may_watch(table=table, user=user):
         raise ChatRefused(gettext_noop("This table's chat is not open to you."))
-    _spend_message(user.pk)
     _refuse_if_suspended(user.pk)
     if text and selectors.phrases_only(table_id=table_id):
         raise ChatRefused(gettext_noop("At this table the host allows quick phrases only."))
@@ -182,20 +182,43 @@ def _readable_message(*, user, message_id: int) -> ChatMessage:
     return message
 
 
-def _spend_social(user_id: int) -> None:
+def _spend_social(user, address: str | None) -> None:
+    """Spend a report or an ignore, before any database work: from the person's budget and (from a
+    browser, ``address``) their address's."""
+    if not user.is_authenticated:
+        raise ChatRefused(gettext_noop("That message is no longer there."))
     hourly = settings.CHAT_REPORTS_PER_HOUR
-    if limits.spend(f"chat-reports:{user_id}", rate=hourly / 3600, burst=hourly):
-        raise ChatRefused(gettext_noop("You have reported or ignored too many times: try again later."))
+    budgets = [
+        limits.Budget(
+            f"chat-reports:{user.pk}",
+            hourly / 3600,
+            hourly,
+            gettext_noop("You have reported or ignored too many times: try again later."),
+        )
+    ]
+    if address is not None:
+        per_address = settings.CHAT_REPORTS_PER_ADDRESS_PER_HOUR
+        budgets.append(
+            limits.Budget(
+                f"chat-reports:addr:{address}",
+                per_address / 3600,
+                per_address,
+                gettext_noop("Too many reports and ignores have come from your network: try again later."),
+            )
+        )
+    if shortfall := limits.spend_all(*budgets):
+        raise ChatRefused(shortfall.budget.refusal)
 
 
-def chat_report(*, user, message_id: int, reason: str) -> Report:
-    """Report a message to the moderators (once per message and reader)."""
+def chat_report(*, user, message_id: int, reason: str, address: str | None = None) -> Report:
+    """Report a message to the moderators (once per message and reader); ``address``: the browser's
+    (None when not from one), whose budget it spends too."""
     if reason not in Report.Reason.values:
         raise ChatRefused(gettext_noop("Choose why you report this message."))
+    _spend_social(user, address)
     message = _readable_message(user=user, message_id=message_id)
     if message.author_id == user.pk:
         raise ChatRefused(gettext_noop("You cannot report your own message."))
-    _spend_social(user.pk)
     try:
         with transaction.atomic():
             return Report.objects.create(message=message, reporter=user, reason=reason)
@@ -203,12 +226,13 @@ def chat_report(*, user, message_id: int, reason: str) -> Report:
         return Report.objects.get(message=message, reporter=user)
 
 
-def chat_ignore(*, user, message_id: int) -> Ignore:
-    """Stop seeing the author of a message, anywhere; every page of ``user`` shows the chat anew."""
+def chat_ignore(*, user, message_id: int, address: str | None = None) -> Ignore:
+    """Stop seeing the author of a message, anywhere; every page of ``user`` shows the chat anew.
+    Spends as a report does."""
+    _spend_social(user, address)
     message = _readable_message(user=user, message_id=message_id)
     if message.author_id == user.pk:
         raise ChatRefused(gettext_noop("You cannot ignore yourself."))
-    _spend_social(user.pk)
     with transaction.atomic():
         ignore, _created = Ignore.objects.get_or_create(person=user, ignored_id=message.author_id)
         events.standing_changed(user.pk)
@@ -227,13 +251,28 @@ def chat_unignore(*, user, ignored_id: int) -> bool:
 
 
 def chat_set_phrases_only(*, table_id: int, user, on: bool) -> None:
-    """The host makes the table's chat "quick phrases only", or lets free text in again."""
+    """The host makes the table's chat "quick phrases only", or lets free text in again: a few times a
+    minute (``CHAT_PHRASES_ONLY_TOGGLES_PER_MINUTE``, spent first). The table's pages hear of a burst
+    of switches once (``events.settings_changed``)."""
+    if not user.is_authenticated:
+        raise ChatRefused(gettext_noop("Only the table's host can change this."))
+    per_minute = settings.CHAT_PHRASES_ONLY_TOGGLES_PER_MINUTE
+    if limits.spend(f"chat-phrases-only:{user.pk}", rate=per_minute / 60, burst=per_minute):
+        raise ChatRefused(gettext_noop("You have switched this too often: wait a minute."))
     table = table_selectors.table_detail(table_id=table_id)
-    if table is None or not user.is_authenticated or table.host_id != user.pk:
+    if table is None or table.host_id != user.pk:
         raise ChatRefused(gettext_noop("Only the table's host can change this."))
     with transaction.atomic():
         TableChat.objects.update_or_create(table_id=table_id, defaults={"phrases_only": on})
         events.settings_changed(table_id)
+
+
+def chat_settings_announce(*, table_id: int) -> bool:
+    """The worker's, ``CHAT_SETTINGS_ANNOUNCE_SECONDS`` after the first of a burst of a host's
+    switches: the table's pages hear of its chat settings once, as they now stand, and only when they
+    differ from what was last announced (switched off and on again, nothing is sent). True when sent."""
+    events.settings_due_taken(table_id)  # a switch from now on is announced by a task of its own
+    return events.settings_announced(table_id, phrases_only=selectors.phrases_only(table_id=table_id))
 
 
 def warnings_seen(*, user) -> int:

@@ -213,7 +213,9 @@ async def refused_to_the_sender_only(sender, others, words: str) -> None:
         assert not await drained(socket, quiet=0.3)
 
 
-async def test_a_refused_message_reaches_only_its_sender_with_the_reason_in_their_language(settings, typing):
+async def test_a_refused_message_reaches_only_its_sender_with_the_reason_in_their_language(
+    settings, typing, celery_worker
+):
     settings.CHAT_MESSAGES_PER_10_SECONDS = 3
     _match, users, _watcher, seats, spectator = await seated_and_watched(languages=("ro", "en"))
     sender, others = seats[0], [seats[1], spectator]
@@ -251,8 +253,11 @@ async def test_a_refused_message_reaches_only_its_sender_with_the_reason_in_thei
     await refused_to_the_sender_only(seats[1], [seats[0], spectator], words)
 
     await seats[0].send_to(text_data=json.dumps({"type": "chat_phrases_only", "on": "1"}))
-    for socket in (*seats, spectator):  # every page's message box says so
+    # every page's message box says so: the host's at once, the others' when the worker announces it
+    for socket in (*seats, spectator):
         await until(socket, lambda frame: 'id="chat-composer"' in frame)
+    # The host's page again, with the others.
+    await until(seats[0], lambda frame: 'id="chat-composer"' in frame)
     await say(spectator, text="typed by a spectator")
     await refused_to_the_sender_only(
         spectator, seats, in_language("en", "At this table the host allows quick phrases only.")
