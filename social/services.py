@@ -87,21 +87,47 @@ def _busy(user_ids) -> set[int]:
     )
 
 
+def _spend_pool_join(user, address: str | None) -> None:
+    """Spend a join from the person's budget and (from a browser) their address's, before any
+    database work."""
+    budgets = [
+        limits.Budget(
+            f"pool-joins:{user.pk}",
+            settings.POOL_JOINS_PER_MINUTE / 60,
+            settings.POOL_JOINS_PER_MINUTE,
+            _("You joined and left too often: try again in %(seconds)d s."),
+        )
+    ]
+    if address is not None:
+        per_address = settings.POOL_JOINS_PER_ADDRESS_PER_MINUTE
+        budgets.append(
+            limits.Budget(
+                f"pool-joins:addr:{address}",
+                per_address / 60,
+                per_address,
+                _("Too many joins have come from your network just now: try again in %(seconds)d s."),
+            )
+        )
+    if shortfall := limits.spend_all(*budgets):
+        raise SocialError(shortfall.budget.refusal % {"seconds": max(1, round(shortfall.wait))})
+
+
 def pool_join(
-    *, user, game: str, players: int, length, fill_with_bots: bool, casual: bool = False
+    *,
+    user,
+    game: str,
+    players: int,
+    length,
+    fill_with_bots: bool,
+    casual: bool = False,
+    address: str | None = None,
 ) -> PoolEntry:
     """``user`` looks for a match: in this pool only (joining another leaves the last), never while
     at a table not over yet; on its casual side if they ask (``casual``) or their account is not
-    established yet (``pool_side``). Pairing runs at once, after the join commits."""
+    established yet (``pool_side``). Pairing runs at once, after the join commits. ``address``: the
+    browser's (None: not from one), whose budget the join spends too."""
     options = pool_options(game=game, players=players, length=length)
-    if wait := limits.spend(
-        f"pool-joins:{user.pk}",
-        rate=settings.POOL_JOINS_PER_MINUTE / 60,
-        burst=settings.POOL_JOINS_PER_MINUTE,
-    ):
-        raise SocialError(
-            _("You joined and left too often: try again in %(seconds)d s.") % {"seconds": max(1, round(wait))}
-        )
+    _spend_pool_join(user, address)
     with transaction.atomic(durable=True):
         # One join of a person at a time (a double click, a second tab): their row is locked first, for
         # no key update, so the tables made meanwhile can still name them.
@@ -293,13 +319,41 @@ def _notify(*, recipient_id: int, kind: str, sender, table_id: int | None = None
     return notice
 
 
-def _spend_request(user) -> None:
-    if limits.spend(
-        f"social-requests:{user.pk}",
-        rate=settings.SOCIAL_REQUESTS_PER_HOUR / 3600,
-        burst=settings.SOCIAL_REQUESTS_PER_HOUR,
-    ):
-        raise SocialError(_("You have sent too many requests and invitations: try again later."))
+def _spend_request(sender, address: str | None, recipient_id: int | None) -> None:
+    """Spend a friend request or an invitation, before any database work: from the sender's budget,
+    their address's (from a browser) and the recipient's (however many send to them, a person gets
+    ``SOCIAL_REQUESTS_RECEIVED_PER_HOUR`` notices of them an hour)."""
+    hourly = settings.SOCIAL_REQUESTS_PER_HOUR
+    budgets = [
+        limits.Budget(
+            f"social-requests:{sender.pk}",
+            hourly / 3600,
+            hourly,
+            _("You have sent too many requests and invitations: try again later."),
+        )
+    ]
+    if address is not None:
+        per_address = settings.SOCIAL_REQUESTS_PER_ADDRESS_PER_HOUR
+        budgets.append(
+            limits.Budget(
+                f"social-requests:addr:{address}",
+                per_address / 3600,
+                per_address,
+                _("Too many requests and invitations have come from your network: try again later."),
+            )
+        )
+    if recipient_id is not None:
+        received = settings.SOCIAL_REQUESTS_RECEIVED_PER_HOUR
+        budgets.append(
+            limits.Budget(
+                f"social-requests:to:{recipient_id}",
+                received / 3600,
+                received,
+                _("This player has been sent many requests and invitations just now: try again later."),
+            )
+        )
+    if shortfall := limits.spend_all(*budgets):
+        raise SocialError(shortfall.budget.refusal)
 
 
 def _befriend(a, b) -> None:
@@ -313,11 +367,12 @@ def _befriend(a, b) -> None:
 
 
 @transaction.atomic(durable=True)
-def friend_request_send(*, sender, recipient) -> str:
+def friend_request_send(*, sender, recipient, address: str | None = None) -> str:
     """Ask ``recipient`` to be friends; if they asked first, that is a yes. Says what happened. A
     request to someone who blocked the sender reads to the sender as any other (it waits, unanswered,
-    as one the recipient ignores): a block is not told to the person blocked. Not before the sender's
-    email is confirmed: a throwaway account asks nobody."""
+    as one the recipient ignores): a block is not told to the person blocked. Every answer spends
+    from the budgets (``_spend_request``; ``address``: the browser's, None when not from one). Not
+    before the sender's email is confirmed: a throwaway account asks nobody."""
     if sender.email_confirmed_at is None:
         raise SocialError(
             _(
@@ -325,6 +380,7 @@ def friend_request_send(*, sender, recipient) -> str:
                 "mailed you, or ask for a new one on your profile page."
             )
         )
+    _spend_request(sender, address, recipient.pk if recipient is not None else None)
     if recipient is None or not recipient.is_active:
         raise SocialError(_("There is no such player."))
     if recipient.pk == sender.pk:
@@ -340,7 +396,6 @@ def friend_request_send(*, sender, recipient) -> str:
         return _("You and %(name)s are now friends.") % {"name": recipient.username}
     if FriendRequest.objects.filter(sender=sender, recipient=recipient).exists():
         return _("Your request to %(name)s is waiting for an answer.") % {"name": recipient.username}
-    _spend_request(sender)
     FriendRequest.objects.create(sender=sender, recipient=recipient)
     if block is None:  # the blocker is never told, and never sees the request
         _notify(recipient_id=recipient.pk, kind=Notice.Kind.FRIEND_REQUEST, sender=sender)
@@ -422,8 +477,10 @@ def _table_has_room(table: Table) -> bool:
 
 
 @transaction.atomic(durable=True)
-def invitation_send(*, by, table_id: int, friend_id: int) -> str:
-    """``by``, seated at a table still waiting, invites a friend to it."""
+def invitation_send(*, by, table_id: int, friend_id: int, address: str | None = None) -> str:
+    """``by``, seated at a table still waiting, invites a friend to it; every answer spends from the
+    budgets (``_spend_request``; ``address``: the browser's, None when not from one)."""
+    _spend_request(by, address, friend_id)
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not table.seats.filter(user=by).exists():
         raise SocialError(_("Only the players at a table can invite to it."))
@@ -442,7 +499,6 @@ def invitation_send(*, by, table_id: int, friend_id: int) -> str:
         recipient_id=friend_id, table=table, kind=Notice.Kind.INVITATION, closed=False
     ).exists():
         return _("%(name)s has been invited already.") % {"name": friend_name}
-    _spend_request(by)
     _notify(recipient_id=friend_id, kind=Notice.Kind.INVITATION, sender=by, table_id=table.pk)
     return _("%(name)s has been invited.") % {"name": friend_name}
 

@@ -12,6 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.services import client_address
 from tables.models import Table
 
 from . import selectors, services
@@ -67,6 +68,7 @@ def play(request: HttpRequest) -> HttpResponse:
                     length=form.length(),
                     fill_with_bots=form.cleaned_data["fill_with_bots"],
                     casual=form.cleaned_data["casual"],
+                    address=client_address(request),
                 )
             except services.SocialError as error:
                 messages.error(request, str(error))
@@ -128,7 +130,10 @@ def _run(request: HttpRequest, change, default: str = "social:friends") -> HttpR
 @require_POST
 def friend_request(request: HttpRequest) -> HttpResponse:
     return _run(
-        request, lambda: services.friend_request_send(sender=request.user, recipient=_person(request))
+        request,
+        lambda: services.friend_request_send(
+            sender=request.user, recipient=_person(request), address=client_address(request)
+        ),
     )
 
 
@@ -177,7 +182,10 @@ def invite(request: HttpRequest, table_id: int) -> HttpResponse:
     return _run(
         request,
         lambda: services.invitation_send(
-            by=request.user, table_id=table_id, friend_id=_int(request, "person")
+            by=request.user,
+            table_id=table_id,
+            friend_id=_int(request, "person"),
+            address=client_address(request),
         ),
         default="social:friends",
     )
