@@ -986,40 +986,52 @@ def _practice_replayed(upload: PracticeUpload) -> tuple[Replayed, dict]:
     return replayed, options
 
 
-def _practice_budget(user, steps: float, *, owe: bool = False) -> float:
-    """Spend ``steps`` of the person's upload budget (``tables.limits.spend``, shared by every server
-    process): 0 when spent, else the seconds until they are there."""
-    return limits.spend(
-        PRACTICE_BUDGET.format(user_id=user.pk),
-        rate=settings.PRACTICE_UPLOADS_PER_HOUR / 3600,
-        burst=settings.PRACTICE_UPLOAD_BURST,
-        cost=steps,
-        owe=owe,
-    )
+def _practice_budget(
+    user, address: str | None, steps: float, *, owe: bool = False
+) -> limits.Shortfall | None:
+    """Spend ``steps`` of the person's upload budget and, from a browser, of their ``address``'s
+    (``tables.limits.spend_all``, shared by every server process): None when spent, else the one
+    short and the seconds until the steps are there."""
+    budgets = [
+        limits.Budget(
+            PRACTICE_BUDGET.format(user_id=user.pk),
+            settings.PRACTICE_UPLOADS_PER_HOUR / 3600,
+            settings.PRACTICE_UPLOAD_BURST,
+        )
+    ]
+    if address is not None:
+        budgets.append(
+            limits.Budget(
+                PRACTICE_BUDGET.format(user_id=f"addr:{address}"),
+                settings.PRACTICE_UPLOADS_PER_ADDRESS_PER_HOUR / 3600,
+                settings.PRACTICE_UPLOAD_ADDRESS_BURST,
+            )
+        )
+    return limits.spend_all(*budgets, cost=steps, owe=owe)
 
 
-def _practice_spend(user, steps: float) -> None:
+def _practice_spend(user, address: str | None, steps: float) -> None:
     """Take ``steps`` of the person's budget, or ``PracticeThrottled`` saying when to send again.
     ``steps=0`` only asks whether the person is in debt (refused unread then). An upload refused
     here after it was read still costs its reading, one step owed: whoever sends again at once what
     they cannot afford is soon refused unread. The wait said counts that step, and the one step an
     upload needs at least after a debt."""
-    wait = _practice_budget(user, steps)
-    if not wait:
+    shortfall = _practice_budget(user, address, steps)
+    if shortfall is None:
         return
     if steps:
-        _practice_budget(user, 1, owe=True)
-    raise PracticeThrottled(wait + 3600 / settings.PRACTICE_UPLOADS_PER_HOUR)
+        _practice_budget(user, address, 1, owe=True)
+    raise PracticeThrottled(shortfall.wait + 1 / shortfall.budget.rate)
 
 
 @contextmanager
-def _refusal_charged(user) -> Iterator[None]:
+def _refusal_charged(user, address: str | None) -> Iterator[None]:
     """An upload refused in here costs its sender ``settings.PRACTICE_REFUSED_UPLOAD_STEPS``, owed by
     one who has no steps left: a forger pays more than a player saving their matches."""
     try:
         yield
     except PracticeRefused:
-        _practice_budget(user, settings.PRACTICE_REFUSED_UPLOAD_STEPS, owe=True)
+        _practice_budget(user, address, settings.PRACTICE_REFUSED_UPLOAD_STEPS, owe=True)
         raise
 
 
@@ -1044,7 +1056,7 @@ def _practice_steps(moves: int) -> float:
     return max(1.0, settings.PRACTICE_UPLOAD_BURST * moves / PRACTICE_MAX_ACTIONS)
 
 
-def practice_record(*, user, upload: object) -> tuple[Match, bool]:
+def practice_record(*, user, upload: object, address: str | None = None) -> tuple[Match, bool]:
     """Save a practice match played offline (the upload's JSON text, or the value it holds; see
     ``PracticeUpload``) to ``user``'s history once it replays through the engine to its end:
     (the match, True) when saved now, (the match, False) when this very match was saved before.
@@ -1055,18 +1067,20 @@ def practice_record(*, user, upload: object) -> tuple[Match, bool]:
     replay); for one replayed, a step, or its share of the burst for a long one (the longest allowed
     takes it whole); ``PRACTICE_REFUSED_UPLOAD_STEPS`` more for one refused, owed even with nothing
     left, and until the debt is paid every upload is refused unread. A person keeps at most
-    ``PRACTICE_MATCHES_KEPT``. The replay runs before any transaction opens; saving is one durable
+    ``PRACTICE_MATCHES_KEPT``. The browser's ``address`` (None when not from one) spends the same
+    from a budget of its own (``PRACTICE_UPLOAD_ADDRESS_BURST``, ``PRACTICE_UPLOADS_PER_ADDRESS_PER_HOUR``),
+    whatever its accounts. The replay runs before any transaction opens; saving is one durable
     transaction."""
-    _practice_spend(user, 0)  # in debt for refused uploads: not even read
-    with _refusal_charged(user):
+    _practice_spend(user, address, 0)  # in debt for refused uploads: not even read
+    with _refusal_charged(user, address):
         checked = _practice_upload(_practice_parsed(upload))
         digest = _practice_digest(user, checked)
     saved = Match.objects.filter(practice_digest=digest).first() if digest else None
     if saved is not None:
         return saved, False
     _practice_room(user)
-    _practice_spend(user, _practice_steps(len(checked.actions)))
-    with _refusal_charged(user):
+    _practice_spend(user, address, _practice_steps(len(checked.actions)))
+    with _refusal_charged(user, address):
         replayed, options = _practice_replayed(checked)
     try:
         return _practice_save(user, checked, options, replayed, digest), True

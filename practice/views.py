@@ -28,6 +28,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
+from accounts.services import client_address
 from gameplay import services
 
 from . import bundle
@@ -203,7 +204,9 @@ def save(request: HttpRequest) -> JsonResponse:
     if announced > MAX_UPLOAD_BYTES or len(request.body) > MAX_UPLOAD_BYTES:
         return _refuse(_("The upload is too big: at most %(count)d bytes.") % {"count": MAX_UPLOAD_BYTES})
     try:
-        match, created = services.practice_record(user=request.user, upload=request.body)
+        match, created = services.practice_record(
+            user=request.user, upload=request.body, address=client_address(request)
+        )
     except services.PracticeThrottled as error:
         response = _refuse(str(error), status=429)
         response["Retry-After"] = str(math.ceil(error.wait))

@@ -48,27 +48,45 @@ def _fail_stale(user: User) -> None:
     ).update(status=DataExport.Status.FAILED)
 
 
+def _spend_export(user: User, address: str | None) -> None:
+    """Spend a request for a download, before any database work: from the person's budget and (from
+    a browser, ``address``) their address's."""
+    daily, per_address = settings.DATA_EXPORTS_PER_DAY, settings.DATA_EXPORTS_PER_ADDRESS_PER_DAY
+    own = limits.Budget(f"data-export:{user.pk}", daily / 86400, daily)
+    budgets = [own]
+    if address is not None:
+        budgets.append(limits.Budget(f"data-export:addr:{address}", per_address / 86400, per_address))
+    shortfall = limits.spend_all(*budgets)
+    if shortfall is None:
+        return
+    hours = max(1, math.ceil(shortfall.wait / 3600))
+    if shortfall.budget is own:
+        refusal = ngettext(
+            "You have asked for your data often today. Please try again in %(hours)d hour.",
+            "You have asked for your data often today. Please try again in %(hours)d hours.",
+            hours,
+        )
+    else:
+        refusal = ngettext(
+            "Many downloads were asked for from your network today. Please try again in %(hours)d hour.",
+            "Many downloads were asked for from your network today. Please try again in %(hours)d hours.",
+            hours,
+        )
+    raise PrivacyError(refusal % {"hours": hours})
+
+
 @transaction.atomic(durable=True)
-def export_request(*, user: User) -> DataExport:
+def export_request(*, user: User, address: str | None = None) -> DataExport:
     """Ask for a download of everything kept about ``user``; a worker prepares it. A second click
-    while one is being prepared gets that one; at most ``DATA_EXPORTS_PER_DAY`` a day (each reads the
-    whole history)."""
+    while one is being prepared gets that one; at most ``DATA_EXPORTS_PER_DAY`` clicks a day (each
+    download reads the whole history), and ``DATA_EXPORTS_PER_ADDRESS_PER_DAY`` from the browser's
+    ``address`` (None when not from one), spent first."""
+    _spend_export(user, address)
     User.objects.select_for_update().filter(pk=user.pk).first()  # one request at a time per person
     _fail_stale(user)
     pending = DataExport.objects.filter(user=user, status=DataExport.Status.PENDING).first()
     if pending:
         return pending
-    daily = settings.DATA_EXPORTS_PER_DAY
-    if wait := limits.spend(f"data-export:{user.pk}", rate=daily / 86400, burst=daily):
-        hours = max(1, math.ceil(wait / 3600))
-        raise PrivacyError(
-            ngettext(
-                "You have asked for your data often today. Please try again in %(hours)d hour.",
-                "You have asked for your data often today. Please try again in %(hours)d hours.",
-                hours,
-            )
-            % {"hours": hours}
-        )
     made = DataExport.objects.create(user=user, language=translation.get_language() or settings.LANGUAGE_CODE)
     transaction.on_commit(lambda: current_app.send_task(EXPORT_BUILD, args=[made.pk]))
     return made
@@ -120,16 +138,21 @@ def exports_of(*, user: User) -> list[DataExport]:
 # --- Closing an account --------------------------------------------------------------------------------
 
 
-def _spend_close_attempt(user: User) -> None:
+def _spend_close_attempt(user: User, address: str | None) -> None:
     hourly = settings.CLOSE_ACCOUNT_ATTEMPTS_PER_HOUR
-    if limits.spend(f"close-account:{user.pk}", rate=hourly / 3600, burst=hourly):
+    budgets = [limits.Budget(f"close-account:{user.pk}", hourly / 3600, hourly)]
+    if address is not None:
+        per_address = settings.CLOSE_ACCOUNT_ATTEMPTS_PER_ADDRESS_PER_HOUR
+        budgets.append(limits.Budget(f"close-account:addr:{address}", per_address / 3600, per_address))
+    if limits.spend_all(*budgets):
         raise PrivacyError(_("Too many tries. Please wait an hour and try again."))
 
 
-def account_close(*, user: User, password: str) -> None:
-    """The person closes their own account, their password typed again (a few tries an hour: an open
-    laptop is not enough to close someone's account by guessing)."""
-    _spend_close_attempt(user)
+def account_close(*, user: User, password: str, address: str | None = None) -> None:
+    """The person closes their own account, their password typed again (a few tries an hour, and a
+    few more from the browser's ``address``, None when not from one: an open laptop is not enough to
+    close someone's account by guessing, nor a farm of accounts a way to make the site scan sessions)."""
+    _spend_close_attempt(user, address)
     if not user.check_password(password):
         raise PrivacyError(_("That is not your password. Your account is still open."))
     account_erase(user=user)

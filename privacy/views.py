@@ -10,6 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import moderators
+from accounts.services import client_address
 
 from . import services
 from .forms import CloseAccountForm
@@ -60,7 +61,7 @@ def data(request: HttpRequest) -> HttpResponse:
 @require_POST
 def export_request(request: HttpRequest) -> HttpResponse:
     try:
-        services.export_request(user=request.user)
+        services.export_request(user=request.user, address=client_address(request))
     except services.PrivacyError as refusal:
         messages.error(request, str(refusal))
     else:
@@ -92,7 +93,9 @@ def close(request: HttpRequest) -> HttpResponse:
     form = CloseAccountForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.account_close(user=request.user, password=form.cleaned_data["password"])
+            services.account_close(
+                user=request.user, password=form.cleaned_data["password"], address=client_address(request)
+            )
         except services.PrivacyError as refusal:
             form.add_error("password", str(refusal))
         else:

@@ -12,6 +12,7 @@ from functools import cache
 
 import pytest
 from django.conf import settings
+from django.test import Client
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -231,7 +232,8 @@ JSON_VALUES = st.recursive(
 def test_any_value_anywhere_in_an_upload_never_answers_5xx_nor_a_long_refusal(
     client, ana, settings, path, value
 ):
-    settings.PRACTICE_UPLOAD_BURST = 10**9  # the budget is not what this tests
+    settings.PRACTICE_UPLOAD_BURST = 10**9  # the budgets are not what this tests
+    settings.PRACTICE_UPLOAD_ADDRESS_BURST = 10**9
     settings.PRACTICE_REFUSED_UPLOAD_STEPS = 0
     hostile = upload()
     *parents, last = path
@@ -244,3 +246,19 @@ def test_any_value_anywhere_in_an_upload_never_answers_5xx_nor_a_long_refusal(
     assert response.status_code in (200, 201, 400), response.content[:300]
     assert len(response.content) < 2000
     Match.objects.all().delete()
+
+
+def test_accounts_saving_from_one_address_share_its_budget(ana, ion, budget):
+    """Fresh accounts are free, an address is not: ion, at ana's address, finds its budget spent."""
+    budget.PRACTICE_UPLOAD_ADDRESS_BURST = 3
+    budget.PRACTICE_UPLOADS_PER_ADDRESS_PER_HOUR = 1
+    budget.PRACTICE_UPLOAD_BURST = 10
+    same_place = Client(REMOTE_ADDR="203.0.113.5")
+    same_place.force_login(ana)
+    assert [post(same_place, upload(seed)).status_code for seed in (1, 2, 3)] == [201, 201, 201]
+    same_place.force_login(ion)
+    assert post(same_place, upload(4)).status_code == 429
+    elsewhere = Client(REMOTE_ADDR="198.51.100.7")
+    elsewhere.force_login(ion)
+    assert post(elsewhere, upload(4)).status_code == 201
+    assert Match.objects.count() == 4
