@@ -303,3 +303,27 @@ def test_the_admin_log_of_a_moderators_actions_names_no_player_and_quotes_no_lin
     assert len(logged) == 2
     for text in (part for entry in logged for part in entry):
         assert "zamfira" not in text and "gheorghita" not in text and "secret" not in text, logged
+
+
+def test_the_grant_leaves_a_later_apps_rights_to_that_apps_migration_and_refuses_a_typo(db, monkeypatch):
+    """On a fresh database the grant runs at migration 0005, before any model a later migration makes:
+    those rights wait for that migration's own run of ``grant``; a right no model has is an error."""
+    from types import SimpleNamespace
+
+    from django.db import connection
+    from django.db.migrations.loader import MigrationLoader
+
+    Permission.objects.filter(content_type__app_label="chat").delete()  # as before chat's migrations ran
+    before_chat = MigrationLoader(connection).project_state(("accounts", "0004_user_email_confirmed_at")).apps
+    editor = SimpleNamespace(connection=connection)
+    moderators.grant(before_chat, editor)
+    granted = set(
+        Group.objects.get(name=moderators.GROUP).permissions.values_list(
+            "content_type__app_label", "codename"
+        )
+    )
+    assert granted == {right for right in moderators.PERMISSIONS if right[0] != "chat"}
+
+    monkeypatch.setattr(moderators, "PERMISSIONS", (*moderators.PERMISSIONS, ("tables", "view_everything")))
+    with pytest.raises(LookupError, match=r"tables\.view_everything"):
+        moderators.grant(before_chat, editor)
