@@ -66,6 +66,7 @@ NEVER_SHOWN: dict[str, Promise] = {
     "social.notice": _("notices"),
     "chat.ignore": _("whom someone ignores"),
     "privacy.dataexport": _("downloads of someone's data"),
+    "axes.accesslog": _("logins"),
 }
 """Personal data moderators never see (a model, or a model's field), as the privacy page names it; a
 test holds each to the grant and to the admin."""
@@ -118,11 +119,11 @@ def grant(apps, schema_editor) -> None:
     Permission = apps.get_model("auth", "Permission")
     granted = []
     for app_label, codename in PERMISSIONS:
-        found = Permission.objects.using(using).filter(content_type__app_label=app_label, codename=codename)
-        if found.exists():
-            granted.append(found.get())
-            continue
-        if not _made_later(apps, app_label, codename):
+        rights = Permission.objects.using(using).filter(content_type__app_label=app_label, codename=codename)
+        permission = rights.first()
+        if permission is not None:
+            granted.append(permission)
+        elif not _made_later(apps, app_label, codename):
             raise LookupError(f"The Moderators' grant names {app_label}.{codename}, which no model has.")
     group, _created = Group.objects.using(using).get_or_create(name=GROUP)
     group.permissions.set(granted)
