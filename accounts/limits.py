@@ -30,6 +30,11 @@ class Budget:
     burst: float
     refusal: str = ""
 
+    @classmethod
+    def per(cls, key: str, count: float, seconds: float, refusal: str = "") -> "Budget":
+        """``count`` spends per ``seconds``, all of them available at once (e.g. 30 an hour)."""
+        return cls(key, count / seconds, count, refusal)
+
 
 @dataclass(frozen=True)
 class Shortfall:

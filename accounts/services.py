@@ -82,13 +82,17 @@ class AccountRefused(Exception):
 def registration_spend(*, address: str) -> None:
     """Spend one of ``address``'s registrations (``REGISTRATIONS_PER_ADDRESS_PER_HOUR``): call on every
     registration form sent, before any of its database work, so a script cannot mass-produce accounts."""
-    burst = settings.REGISTRATIONS_PER_ADDRESS_PER_HOUR
-    wait = limits.spend(f"register:{address}", rate=burst / 3600, burst=burst)
-    if wait:
-        raise AccountRefused(
-            _("Too many accounts have been made from your network lately. Please try again in %(wait)s.")
-            % {"wait": _minutes(wait)}
-        )
+    _spend_hourly(
+        f"register:{address}",
+        settings.REGISTRATIONS_PER_ADDRESS_PER_HOUR,
+        _("Too many accounts have been made from your network lately. Please try again in %(wait)s."),
+    )
+
+
+def _spend_hourly(key: str, per_hour: int, refusal: str) -> None:
+    """Spend one of ``key``'s ``per_hour``, or refuse with ``refusal`` saying how long to wait."""
+    if wait := limits.spend(key, rate=per_hour / 3600, burst=per_hour):
+        raise AccountRefused(refusal % {"wait": _minutes(wait)})
 
 
 @transaction.atomic
@@ -134,13 +138,11 @@ def email_confirmation_token(user: User) -> str:
 def _spend_mailing(user: User) -> None:
     """Spend one of ``user``'s ``EMAIL_CONFIRMATION_SENDS_PER_HOUR``: a link goes to an address they
     typed, which may be somebody else's."""
-    burst = settings.EMAIL_CONFIRMATION_SENDS_PER_HOUR
-    wait = limits.spend(f"email-confirmation:{user.pk}", rate=burst / 3600, burst=burst)
-    if wait:
-        raise AccountRefused(
-            _("Links have been mailed to you several times already. Please try again in %(wait)s.")
-            % {"wait": _minutes(wait)}
-        )
+    _spend_hourly(
+        f"email-confirmation:{user.pk}",
+        settings.EMAIL_CONFIRMATION_SENDS_PER_HOUR,
+        _("Links have been mailed to you several times already. Please try again in %(wait)s."),
+    )
 
 
 def _confirmation_mail(*, user: User, origin: str) -> None:

@@ -187,22 +187,20 @@ def _spend_social(user, address: str | None) -> None:
     browser, ``address``) their address's."""
     if not user.is_authenticated:
         raise ChatRefused(gettext_noop("That message is no longer there."))
-    hourly = settings.CHAT_REPORTS_PER_HOUR
     budgets = [
-        limits.Budget(
+        limits.Budget.per(
             f"chat-reports:{user.pk}",
-            hourly / 3600,
-            hourly,
+            settings.CHAT_REPORTS_PER_HOUR,
+            3600,
             gettext_noop("You have reported or ignored too many times: try again later."),
         )
     ]
     if address is not None:
-        per_address = settings.CHAT_REPORTS_PER_ADDRESS_PER_HOUR
         budgets.append(
-            limits.Budget(
+            limits.Budget.per(
                 f"chat-reports:addr:{address}",
-                per_address / 3600,
-                per_address,
+                settings.CHAT_REPORTS_PER_ADDRESS_PER_HOUR,
+                3600,
                 gettext_noop("Too many reports and ignores have come from your network: try again later."),
             )
         )

@@ -51,11 +51,11 @@ def _fail_stale(user: User) -> None:
 def _spend_export(user: User, address: str | None) -> None:
     """Spend a request for a download, before any database work: from the person's budget and (from
     a browser, ``address``) their address's."""
-    daily, per_address = settings.DATA_EXPORTS_PER_DAY, settings.DATA_EXPORTS_PER_ADDRESS_PER_DAY
-    own = limits.Budget(f"data-export:{user.pk}", daily / 86400, daily)
+    own = limits.Budget.per(f"data-export:{user.pk}", settings.DATA_EXPORTS_PER_DAY, 86400)
     budgets = [own]
     if address is not None:
-        budgets.append(limits.Budget(f"data-export:addr:{address}", per_address / 86400, per_address))
+        per_address = settings.DATA_EXPORTS_PER_ADDRESS_PER_DAY
+        budgets.append(limits.Budget.per(f"data-export:addr:{address}", per_address, 86400))
     shortfall = limits.spend_all(*budgets)
     if shortfall is None:
         return
@@ -139,11 +139,10 @@ def exports_of(*, user: User) -> list[DataExport]:
 
 
 def _spend_close_attempt(user: User, address: str | None) -> None:
-    hourly = settings.CLOSE_ACCOUNT_ATTEMPTS_PER_HOUR
-    budgets = [limits.Budget(f"close-account:{user.pk}", hourly / 3600, hourly)]
+    budgets = [limits.Budget.per(f"close-account:{user.pk}", settings.CLOSE_ACCOUNT_ATTEMPTS_PER_HOUR, 3600)]
     if address is not None:
         per_address = settings.CLOSE_ACCOUNT_ATTEMPTS_PER_ADDRESS_PER_HOUR
-        budgets.append(limits.Budget(f"close-account:addr:{address}", per_address / 3600, per_address))
+        budgets.append(limits.Budget.per(f"close-account:addr:{address}", per_address, 3600))
     if limits.spend_all(*budgets):
         raise PrivacyError(_("Too many tries. Please wait an hour and try again."))
 

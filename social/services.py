@@ -91,20 +91,19 @@ def _spend_pool_join(user, address: str | None) -> None:
     """Spend a join from the person's budget and (from a browser) their address's, before any
     database work."""
     budgets = [
-        limits.Budget(
+        limits.Budget.per(
             f"pool-joins:{user.pk}",
-            settings.POOL_JOINS_PER_MINUTE / 60,
             settings.POOL_JOINS_PER_MINUTE,
+            60,
             _("You joined and left too often: try again in %(seconds)d s."),
         )
     ]
     if address is not None:
-        per_address = settings.POOL_JOINS_PER_ADDRESS_PER_MINUTE
         budgets.append(
-            limits.Budget(
+            limits.Budget.per(
                 f"pool-joins:addr:{address}",
-                per_address / 60,
-                per_address,
+                settings.POOL_JOINS_PER_ADDRESS_PER_MINUTE,
+                60,
                 _("Too many joins have come from your network just now: try again in %(seconds)d s."),
             )
         )
@@ -323,32 +322,29 @@ def _spend_request(sender, address: str | None, recipient_id: int | None) -> Non
     """Spend a friend request or an invitation, before any database work: from the sender's budget,
     their address's (from a browser) and the recipient's (however many send to them, a person gets
     ``SOCIAL_REQUESTS_RECEIVED_PER_HOUR`` notices of them an hour)."""
-    hourly = settings.SOCIAL_REQUESTS_PER_HOUR
     budgets = [
-        limits.Budget(
+        limits.Budget.per(
             f"social-requests:{sender.pk}",
-            hourly / 3600,
-            hourly,
+            settings.SOCIAL_REQUESTS_PER_HOUR,
+            3600,
             _("You have sent too many requests and invitations: try again later."),
         )
     ]
     if address is not None:
-        per_address = settings.SOCIAL_REQUESTS_PER_ADDRESS_PER_HOUR
         budgets.append(
-            limits.Budget(
+            limits.Budget.per(
                 f"social-requests:addr:{address}",
-                per_address / 3600,
-                per_address,
+                settings.SOCIAL_REQUESTS_PER_ADDRESS_PER_HOUR,
+                3600,
                 _("Too many requests and invitations have come from your network: try again later."),
             )
         )
     if recipient_id is not None:
-        received = settings.SOCIAL_REQUESTS_RECEIVED_PER_HOUR
         budgets.append(
-            limits.Budget(
+            limits.Budget.per(
                 f"social-requests:to:{recipient_id}",
-                received / 3600,
-                received,
+                settings.SOCIAL_REQUESTS_RECEIVED_PER_HOUR,
+                3600,
                 _("This player has been sent many requests and invitations just now: try again later."),
             )
         )
