@@ -12,11 +12,10 @@ from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext, gettext_noop
 
-from accounts import moderators
+from accounts import limits, moderators
 from accounts import selectors as account_selectors
 from accounts import services as account_services
 from gameplay.models import Match
-from tables import limits
 from tables import selectors as table_selectors
 from tables.models import Table
 

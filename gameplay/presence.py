@@ -27,7 +27,7 @@ from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
 
-from tables.limits import cache_writer
+from accounts.limits import cache_writer
 
 KEEP_SECONDS = 6 * 3600
 """How long a seat's record outlives its last change (a table left open, forgotten): after that

@@ -33,8 +33,9 @@ from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from accounts import limits
 from observe import logs, metrics
-from tables import events, limits
+from tables import events
 from tables import services as table_services
 from tables.models import BotLevel, Seat, Table
 from tables.services import TableError
@@ -809,7 +810,7 @@ PRACTICE_MAX_DEPTH = 3
 PRACTICE_MAX_TEXT = 64
 """No text in an upload is longer: a game, a card, a time, the practice's version."""
 PRACTICE_BUDGET = "practice-upload:{user_id}"
-"""The name of a person's budget of practice uploads (``tables.limits``)."""
+"""The name of a person's budget of practice uploads (``accounts.limits``)."""
 BOTS_WANTED = gettext_noop("Name each bot's level (easy, normal or hard), one for each other seat.")
 TOO_DEEP = gettext_noop(
     "The upload is nested too deep: a practice match is an object, with a list of moves, each an object."
@@ -990,7 +991,7 @@ def _practice_budget(
     user, address: str | None, steps: float, *, owe: bool = False
 ) -> limits.Shortfall | None:
     """Spend ``steps`` of the person's upload budget and, from a browser, of their ``address``'s
-    (``tables.limits.spend_all``, shared by every server process): None when spent, else the one
+    (``accounts.limits.spend_all``, shared by every server process): None when spent, else the one
     short and the seconds until the steps are there."""
     budgets = [
         limits.Budget(

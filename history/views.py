@@ -10,11 +10,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from accounts.limits import spend
 from chat import selectors as chat_selectors
 from chat.models import Report
 from gameplay.models import Match
 from ratings import selectors as rating_selectors
-from tables.limits import spend
 from tables.models import Game
 
 from . import selectors

@@ -18,13 +18,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import limits
 from accounts import services as account_services
 from accounts.models import User
 from chat import selectors as chat_selectors
 from chat import services as chat_services
 from gameplay import services as gameplay_services
 from social import services as social_services
-from tables import limits
 
 from . import export
 from .models import DataExport, ErasedAccount

@@ -15,10 +15,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import limits
 from accounts.selectors import is_established
 from gameplay import services as gameplay_services
 from ratings.selectors import shown_ratings
-from tables import limits
 from tables import services as table_services
 from tables.models import BotLevel, Game, Seat, Table
 from tables.services import TableError

@@ -32,9 +32,10 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from accounts import limits
 from accounts.services import socket_address
 
-from . import limits, selectors
+from . import selectors
 from .events import LOBBY_GROUP, USERS_GROUP
 from .forms import BotForm
 from .fragments import FORBIDDEN, SOCKET_CLOSED, FragmentRendering, closing_notice, scope_header

@@ -66,7 +66,7 @@ def test_the_budget_is_shared_by_every_server_process(client, ana, budget):
     """Another process (another Daphne) spends the person's budget: this one refuses them."""
     spend = (
         "import django; django.setup()\n"
-        "from tables import limits\n"
+        "from accounts import limits\n"
         "from gameplay.services import PRACTICE_BUDGET\n"
         f"budget = PRACTICE_BUDGET.format(user_id={ana.pk})\n"
         "assert limits.spend(budget, rate=1 / 3600, burst=3, cost=3) == 0\n"

@@ -1,4 +1,4 @@
-"""A budget shared by every process (``tables.limits.spend``) can be charged after the fact: taken
+"""A budget shared by every process (``accounts.limits.spend``) can be charged after the fact: taken
 whatever it holds, it goes below zero, and refills from there."""
 
 from collections.abc import Iterator
@@ -7,7 +7,7 @@ import pytest
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 
-from tables import limits
+from accounts import limits
 
 HOURLY = 1 / 3600
 """One token an hour: nothing refills while a test runs."""

@@ -8,8 +8,8 @@ import pytest
 from channels.exceptions import StopConsumer
 from django.core.cache import caches
 
+from accounts.limits import cache_writer
 from tables.consumers import LiveConsumer
-from tables.limits import cache_writer
 
 
 class RecordingPage(LiveConsumer):

@@ -31,10 +31,10 @@ from django.core.management.base import BaseCommand
 from django.test import Client
 from django.urls import reverse
 
+from accounts import limits
 from gameplay.engine import get_game
 from gameplay.services import PRACTICE_BUDGET, PRACTICE_MAX_ACTIONS
 from practice.views import MAX_UPLOAD_BYTES
-from tables import limits
 from tables.models import Table
 
 GAME = "americana"
