@@ -4,6 +4,7 @@ closes the socket first, which refuses them too), while the table plays on: ever
 every move. The time from a move sent to every seat showing it, before and during the flood,
 is printed and kept in test-artifacts/chat-flood.txt (a shared machine is too noisy to assert it)."""
 
+import contextlib
 import json
 import re
 import statistics
@@ -154,6 +155,17 @@ def test_a_chat_flood_is_refused_past_the_budget_and_the_table_plays_on(server):
         target=flood, args=(f"{url}/ws/tables/{match.table_id}/", session_cookie(flooder), outcome)
     )
     flooding.start()
+    if budget == "site":
+        # The frame budget is the person's, not the socket's: the flood spends it for their playing
+        # page too, which would be closed for the flood with a move in it. They wait out the flood
+        # and reload that page (its lines counted from the page before: the flood is over, none are new).
+        flooding.join()
+        with contextlib.suppress(ConnectionClosed):
+            tabs[1].drain()
+        lines = tabs[1].lines
+        tabs[1].open(url)
+        tabs[1].drain()
+        tabs[1].lines = lines
     during: list[float] = []
     while len(during) < 10 or (flooding.is_alive() and len(during) < 200):
         during += play_timed(tabs, match.pk, 1, timeout=20)
