@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 
 def new_invite_token() -> str:
@@ -32,6 +33,17 @@ class Casual(models.TextChoices):
     BOTS = "bots", _("bots play at this table")
     NEWCOMER = "newcomer", _("a player's account is new or its email is not confirmed yet")
     PAIR_DAILY = "pair_daily", _("some of these players have played enough rated matches together today")
+
+
+def casual_words(reason: str) -> str:
+    """Why a match is casual, as a player reads it (``reason``: a ``Casual`` value)."""
+    if reason == Casual.PAIR_DAILY:
+        return ngettext(
+            "two of its players have already played %(count)d rated match together in the last 24 hours",
+            "two of its players have already played %(count)d rated matches together in the last 24 hours",
+            settings.RATED_PAIR_DAILY,
+        ) % {"count": settings.RATED_PAIR_DAILY}
+    return str(Casual(reason).label) if reason in Casual.values else ""
 
 
 class BotLevel(models.TextChoices):
@@ -117,6 +129,11 @@ class Table(models.Model):
     @property
     def players(self) -> int:
         return int(self.options["players"])
+
+    @property
+    def casual_why(self) -> str:
+        """Why this table's match moves no rating, as a player reads it; "" when it is rated."""
+        return casual_words(self.casual_because)
 
     @property
     def is_open(self) -> bool:

@@ -27,7 +27,6 @@ from itertools import combinations
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import ngettext
 
 from accounts.selectors import is_established
 
@@ -78,14 +77,3 @@ def pairs_over_daily(table: Table, user_ids: list[int]) -> bool:
         together[table_id].add(user_id)
     pairs = Counter(pair for people in together.values() for pair in combinations(sorted(people), 2))
     return any(count >= settings.RATED_PAIR_DAILY for count in pairs.values())
-
-
-def casual_words(reason: str) -> str:
-    """Why a match is casual, as a player reads it (``reason``: a ``Casual`` value)."""
-    if reason == Casual.PAIR_DAILY:
-        return ngettext(
-            "two of its players have already played %(count)d rated match together in the last 24 hours",
-            "two of its players have already played %(count)d rated matches together in the last 24 hours",
-            settings.RATED_PAIR_DAILY,
-        ) % {"count": settings.RATED_PAIR_DAILY}
-    return str(Casual(reason).label) if reason in Casual.values else ""

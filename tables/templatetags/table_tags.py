@@ -1,6 +1,6 @@
 from django import template
 
-from tables.rated import casual_words as words_of_reason
+from tables.models import casual_words as words_of_reason
 
 register = template.Library()
 
