@@ -3,37 +3,20 @@
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Q
 from django.utils import timezone
 
 from .models import User
 
 
-def established_since(now: datetime | None = None) -> datetime:
-    """The latest a confirmed account may have been made and still count as established at ``now``."""
-    return (now or timezone.now()) - timedelta(seconds=settings.RATED_MIN_ACCOUNT_AGE_SECONDS)
-
-
 def is_established(user: User, *, now: datetime | None = None) -> bool:
     """An account whose matches may be rated: active, its email confirmed, and at least
     ``RATED_MIN_ACCOUNT_AGE_SECONDS`` old."""
+    established = established_from(user)
     return (
         user.is_active
         and user.erased_at is None
-        and user.email_confirmed_at is not None
-        and user.date_joined <= established_since(now)
-    )
-
-
-def established_q(prefix: str = "", *, now: datetime | None = None) -> Q:
-    """``is_established`` as a query filter on users (``prefix``: the path to the user, e.g. ``"user__"``)."""
-    return Q(
-        **{
-            f"{prefix}is_active": True,
-            f"{prefix}erased_at__isnull": True,
-            f"{prefix}email_confirmed_at__isnull": False,
-            f"{prefix}date_joined__lte": established_since(now),
-        }
+        and established is not None
+        and established <= (now or timezone.now())
     )
 
 
