@@ -63,6 +63,9 @@ INSTALLED_APPS = [
     "privacy",
     "axes",
 ]
+if DEBUG:
+    # The benchmarks (``manage.py loadbench``, ``soak``...) are for development: production lacks them.
+    INSTALLED_APPS.append("bench")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

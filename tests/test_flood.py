@@ -13,7 +13,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from config.management.commands.loadbench import session_cookie
+from bench.management.commands.loadbench import session_cookie
 from tables.consumers import TOO_MANY_FRAMES
 from tests.conftest import ARTIFACTS, free_port, site_env, start_daphne, stop, wait_for_port
 from tests.faults.play import ORIGIN, Tab, play_timed

@@ -29,7 +29,7 @@ from django.conf import settings
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from config.management.commands.loadbench import choose, session_cookie
+from bench.management.commands.loadbench import choose, session_cookie
 from config.management.commands.prod import NGINX
 from gameplay.models import Match
 from tests.conftest import (

@@ -5,10 +5,10 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from bench.management.commands.practicebench import take_turn
 from gameplay import services as gameplay_services
 from gameplay.engine import get_game
 from gameplay.models import Match
-from practice.management.commands.practicebench import take_turn
 from tables import services as table_services
 from tests.browser.conftest import log_in, off_loop
 from tests.conftest import ARTIFACTS

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from practice.management.commands.practicebench import take_turn
+from bench.management.commands.practicebench import take_turn
 from tests.browser.conftest import log_in, off_loop
 from tests.conftest import ARTIFACTS
 from tests.factories import make_user

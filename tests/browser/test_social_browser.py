@@ -11,9 +11,9 @@ import pytest
 from django.db import connection
 from playwright.sync_api import Browser, Page, expect
 
+from bench.management.commands.practicebench import take_turn
 from gameplay import services as gameplay_services
 from gameplay.models import Match
-from practice.management.commands.practicebench import take_turn
 from social.models import FriendRequest, Friendship, Notice, PoolEntry
 from tables.models import Seat, Table
 from tests.browser.conftest import log_in, off_loop

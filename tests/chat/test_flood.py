@@ -17,9 +17,9 @@ from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from bench.management.commands.loadbench import VERSION, hand_shown, session_cookie
 from chat.models import ChatMessage
 from chat.phrases import PHRASES
-from config.management.commands.loadbench import VERSION, hand_shown, session_cookie
 from gameplay.models import Match
 from tables.consumers import TOO_MANY_FRAMES
 from tests.conftest import ARTIFACTS, free_port, site_env, start_daphne, stop, wait_for_port

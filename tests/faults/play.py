@@ -9,7 +9,7 @@ from django.db import transaction
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from config.management.commands.loadbench import VERSION, hand_shown, session_cookie
+from bench.management.commands.loadbench import VERSION, hand_shown, session_cookie
 from gameplay import services
 from gameplay.engine import get_game
 from gameplay.engine.core import act as engine_act

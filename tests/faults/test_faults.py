@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from config.management.commands.soak import bot_table
+from bench.management.commands.soak import bot_table
 from gameplay import services as gameplay_services
 from gameplay.models import Match, Move
 from tables import services as table_services

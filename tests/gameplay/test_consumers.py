@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redis.asyncio import Redis
 
+from bench.management.commands.loadbench import hand_shown
 from config.asgi import application
-from config.management.commands.loadbench import hand_shown
 from gameplay import presence, services
 from gameplay.consumers import SHARED_TABLES, TABLE_NEWS, echo_key
 from gameplay.engine import get_game

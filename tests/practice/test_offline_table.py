@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
+from bench.management.commands.loadbench import HAND, hand_shown
 from bots import policies
-from config.management.commands.loadbench import HAND, hand_shown
 from gameplay.engine import get_game
 from practice import offline
 from tests.gameplay.test_consumers import hidden_from

@@ -26,8 +26,8 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Count
 
-from config.management.commands.loadbench import session_cookie
-from config.management.commands.pairbench import (
+from bench.management.commands.loadbench import session_cookie
+from bench.management.commands.pairbench import (
     Reply,
     csrf_secret,
     make_people,

@@ -24,8 +24,8 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
-from django.core.management.base import BaseCommand
 
+from bench.guard import WritingBenchmark, bench_username
 from gameplay import services as gameplay_services
 from tables import services as table_services
 from tables.models import TurnClock
@@ -61,7 +61,7 @@ def make_tables(count: int, game: str, turn_clock: int = 0) -> list[tuple[int, l
     users = get_user_model().objects
     tables = []
     for index in range(count):
-        people = [users.create_user(f"load-{run}-{index}-{seat}") for seat in range(4)]
+        people = [users.create_user(bench_username(f"load-{run}-{index}-{seat}")) for seat in range(4)]
         table = gameplay_services.table_create(
             host=people[0], game=game, options={"players": 4}, turn_clock=turn_clock, is_private=True
         )
@@ -251,7 +251,7 @@ class CpuMeter:
         return used
 
 
-class Command(BaseCommand):
+class Command(WritingBenchmark):
     help = "Simulated players at many tables over websockets; prints moves/s and update latency."
 
     def add_arguments(self, parser) -> None:

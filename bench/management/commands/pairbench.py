@@ -51,11 +51,12 @@ from urllib.parse import urlencode, urlsplit
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db.models import Count
 from django.utils.crypto import get_random_string
 
-from config.management.commands.loadbench import session_cookie
+from bench.guard import WritingBenchmark, bench_username
+from bench.management.commands.loadbench import session_cookie
 from social.models import PoolEntry
 from tables.models import Seat, Table
 
@@ -221,7 +222,7 @@ class Person:
     error: str = ""
 
 
-class Command(BaseCommand):
+class Command(WritingBenchmark):
     help = "Simulated people joining the pairing pool over websockets; prints join -> table latency."
 
     def add_arguments(self, parser) -> None:
@@ -251,7 +252,7 @@ class Command(BaseCommand):
         spread = not options["from_this_machine"] and sources_available()
         rng = random.Random(seed)
         run = uuid.uuid4().hex[:6]
-        users = make_people(people, f"pair-{run}-")
+        users = make_people(people, bench_username(f"pair-{run}-"))
         weights = [weight for weight, *_pool in MIX]
         crowd = []
         for index, user in enumerate(users):

@@ -27,11 +27,11 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
 from django.test import Client
 from django.urls import reverse
 
 from accounts import limits
+from bench.guard import WritingBenchmark, bench_username
 from gameplay.engine import get_game
 from gameplay.services import PRACTICE_BUDGET, PRACTICE_MAX_ACTIONS
 from practice.views import MAX_UPLOAD_BYTES
@@ -85,7 +85,7 @@ def long_uploads(seeds: Iterator[int], wanted: int, at_least: int) -> Iterator[d
             yield upload(seed, actions)
 
 
-class Command(BaseCommand):
+class Command(WritingBenchmark):
     help = "Measure the server's cost of the worst practice uploads, per upload and per person."
 
     def add_arguments(self, parser) -> None:
@@ -140,7 +140,9 @@ class Command(BaseCommand):
         self.flood("invalid, the last action illegal", lambda _index: invalid, seconds)
 
     def person(self) -> Client:
-        user = get_user_model().objects.create_user(f"uploadbench-{secrets.token_hex(4)}", password=None)
+        user = get_user_model().objects.create_user(
+            bench_username(f"upload-{secrets.token_hex(4)}"), password=None
+        )
         self.people.append(user)
         limits.forget(PRACTICE_BUDGET.format(user_id=user.pk))  # another database's person of that id
         client = Client(SERVER_NAME="localhost", raise_request_exception=False)

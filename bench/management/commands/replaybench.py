@@ -16,10 +16,10 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
 from django.test.utils import override_settings
 from django.utils import timezone
 
+from bench.guard import WritingBenchmark, bench_username
 from bots.arena import bot_played_actions
 from gameplay import services as gameplay_services
 from gameplay.engine.replay import replay
@@ -52,7 +52,7 @@ def fresh_cache():
     return override_settings(CACHES={**settings.CACHES, "default": default})
 
 
-class Command(BaseCommand):
+class Command(WritingBenchmark):
     help = "Time one step of a long match's replay, at move 10, 500, 1,000, 2,000 and the last."
 
     def add_arguments(self, parser) -> None:
@@ -89,7 +89,7 @@ class Command(BaseCommand):
     def long_match(self, at_least: int) -> tuple[Match, list[int]]:
         """The saved match, and the replay's step that shows each of its moves (the deals are steps too)."""
         seed, actions = long_actions(at_least)
-        user, _created = get_user_model().objects.get_or_create(username="replaybench")
+        user, _created = get_user_model().objects.get_or_create(username=bench_username("replay"))
         finished = timezone.now().replace(microsecond=0)
         upload = {
             "game": "americana",

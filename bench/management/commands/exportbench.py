@@ -13,11 +13,11 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
-from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test.utils import override_settings
 from django.utils import timezone
 
+from bench.guard import WritingBenchmark, bench_username
 from bots.arena import bot_played_actions
 from chat.models import ChatMessage, Room
 from gameplay import services as gameplay_services
@@ -27,7 +27,7 @@ from privacy import export, services
 OPTIONS = {"players": 2, "target": 101}
 
 
-class Command(BaseCommand):
+class Command(WritingBenchmark):
     help = "Time a heavy player's data download and account closing."
 
     def add_arguments(self, parser) -> None:
@@ -58,7 +58,7 @@ class Command(BaseCommand):
     def heavy_player(self, matches: int, lines: int, sessions: int):
         run = uuid.uuid4().hex[:8]
         person = get_user_model().objects.create_user(
-            f"exportbench-{run}", f"{run}@example.com", uuid.uuid4().hex
+            bench_username(f"export-{run}"), f"{run}@example.com", uuid.uuid4().hex
         )
         finished = timezone.now().replace(microsecond=0)
         # an upload costs a share of the burst, so the refill (not the burst) makes saving unlimited

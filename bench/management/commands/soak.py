@@ -25,11 +25,12 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import connection
 from django.utils.translation import gettext_noop
 
-from config.management.commands.loadbench import session_cookie
+from bench.guard import WritingBenchmark, bench_username
+from bench.management.commands.loadbench import session_cookie
 from config.procfile import daphne_command
 from gameplay import services as gameplay_services
 from gameplay.models import Match, Move
@@ -110,7 +111,7 @@ class Tally:
     moves: int = 0
 
 
-class Command(BaseCommand):
+class Command(WritingBenchmark):
     help = "Bot-only tables on two Daphne servers and a Celery worker with beat; prints errors and memory."
 
     def add_arguments(self, parser) -> None:
@@ -139,8 +140,8 @@ class Command(BaseCommand):
         processes = self.start(queue, logs)
         run = uuid.uuid4().hex[:6]
         users = get_user_model().objects
-        host = users.create_user(f"soak-{run}")
-        watcher = users.create_user(f"soak-{run}-watcher", is_staff=True)
+        host = users.create_user(bench_username(f"soak-{run}"))
+        watcher = users.create_user(bench_username(f"soak-{run}-watcher"), is_staff=True)
         self.games = itertools.cycle(["classic", "americana"] if game == "both" else [game])
         self.game, self.players, self.level, self.host = game, players, level, host
         tally = Tally()

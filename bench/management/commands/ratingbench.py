@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
 
+from bench.guard import bench_username
 from bots import rating_arena as bench
 from gameplay.engine import GAME_NAMES, get_game
 from gameplay.engine.classic import teams
@@ -138,7 +139,7 @@ def _synthetic_result(game: str, options: dict, rng: random.Random) -> dict:
 def _synthetic(matches: int, users: int, seed: int) -> None:
     """``users`` people and ``matches`` finished rated matches between them, a table each, a minute apart."""
     rng = random.Random(f"ratingbench:rebuild:{seed}")
-    people = [get_user_model()(username=f"bench{index:05d}") for index in range(users)]
+    people = [get_user_model()(username=bench_username(f"rating-{index:05d}")) for index in range(users)]
     for person in people:
         person.set_unusable_password()
     people = get_user_model().objects.bulk_create(people, batch_size=BATCH)
