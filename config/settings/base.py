@@ -1,10 +1,5 @@
-"""Settings, read from the environment.
-
-Nothing set: the embedded default (SQLite file, in-memory channel layer, in-memory
-Celery broker served by a worker thread in the web process). ``DATABASE_URL`` and
-``REDIS_URL`` switch to PostgreSQL, channels-redis, a Redis cache and a Redis
-Celery broker with separate worker processes.
-"""
+"""What the site is made of, read from the environment: its apps, data stores, timings, mail,
+languages and logs (``config.settings`` adds the limits and what production changes)."""
 
 import logging
 import os
@@ -15,29 +10,13 @@ import dj_database_url
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+from config.settings.env import env_bool, env_list
+from config.settings.limits import LOGIN_ATTEMPTS_LIMIT, LOGIN_ATTEMPTS_WINDOW
 
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: list[str]) -> list[str]:
-    value = os.environ.get(name)
-    return [item.strip() for item in value.split(",") if item.strip()] if value else default
-
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("Set SECRET_KEY when DEBUG is off.")
-    SECRET_KEY = "insecure-development-key-only-for-debug-runs"
-
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
+"""Development (the default): see ``production`` for what turning it off changes."""
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -63,9 +42,6 @@ INSTALLED_APPS = [
     "privacy",
     "axes",
 ]
-if DEBUG:
-    # The benchmarks (``manage.py loadbench``, ``soak``...) are for development: production lacks them.
-    INSTALLED_APPS.append("bench")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -195,37 +171,8 @@ POOL_WINDOW_PER_SECOND = float(os.environ.get("POOL_WINDOW_PER_SECOND", "25"))
 and the window widens by POOL_WINDOW_PER_SECOND points for each second of the wait."""
 POOL_PAIRED_KEPT_SECONDS = 300
 """How long a pool entry remembers the table it was given, for a page that missed the news."""
-POOL_JOINS_PER_MINUTE = int(os.environ.get("POOL_JOINS_PER_MINUTE", "20"))
-SOCIAL_REQUESTS_PER_HOUR = int(os.environ.get("SOCIAL_REQUESTS_PER_HOUR", "30"))
-"""Friend requests and invitations a person may send in an hour (in one burst at most)."""
-POOL_JOINS_PER_ADDRESS_PER_MINUTE = int(os.environ.get("POOL_JOINS_PER_ADDRESS_PER_MINUTE", "40"))
-SOCIAL_REQUESTS_PER_ADDRESS_PER_HOUR = int(os.environ.get("SOCIAL_REQUESTS_PER_ADDRESS_PER_HOUR", "60"))
-"""Pool joins, and friend requests and invitations, from one browser address, whatever its accounts:
-accounts cost nothing to make, an address does. Twice one person's budget (a household or a café
-shares an address); a farm of accounts behind one gets no more than two people do."""
-SOCIAL_REQUESTS_RECEIVED_PER_HOUR = int(os.environ.get("SOCIAL_REQUESTS_RECEIVED_PER_HOUR", "10"))
-"""Friend requests and invitations one person may receive in an hour, from everyone together (each
-is a notice and a toast): past it the sender is told to try later, and the person sees no more."""
 SITE_COUNTS_SECONDS = 5
 """How long the counts of people online and at tables are kept before they are counted again."""
-CHAT_MESSAGES_PER_10_SECONDS = int(os.environ.get("CHAT_MESSAGES_PER_10_SECONDS", "5"))
-"""Chat messages a person may send in ten seconds (in one burst at most), at all tables together."""
-CHAT_REPEAT_SECONDS = 30
-"""A person's message the same as their last one at the table within this long is refused."""
-RATED_MIN_ACCOUNT_AGE_SECONDS = float(os.environ.get("RATED_MIN_ACCOUNT_AGE_SECONDS", "86400"))
-"""How old an account with a confirmed email must be before its matches are rated: a day, so a
-farm of fresh accounts costs a day of waiting per batch, while a newcomer plays casual meanwhile."""
-RATED_PAIR_DAILY = int(os.environ.get("RATED_PAIR_DAILY", "3"))
-"""Rated matches two people may play together in 24 hours; their later ones that day are casual, so two
-friends (or two accounts of one person) cannot trade rating points all day long."""
-CHAT_FREE_TEXT_MATCHES = int(os.environ.get("CHAT_FREE_TEXT_MATCHES", "3"))
-"""Matches with people an account must have finished before it may type (until then, quick phrases)."""
-CHAT_REPORTS_PER_HOUR = int(os.environ.get("CHAT_REPORTS_PER_HOUR", "30"))
-"""Reports and ignores a person may make in an hour (in one burst at most)."""
-CHAT_REPORTS_PER_ADDRESS_PER_HOUR = int(os.environ.get("CHAT_REPORTS_PER_ADDRESS_PER_HOUR", "60"))
-"""Reports and ignores from one browser address in an hour, whatever its accounts (two people's)."""
-CHAT_PHRASES_ONLY_TOGGLES_PER_MINUTE = int(os.environ.get("CHAT_PHRASES_ONLY_TOGGLES_PER_MINUTE", "6"))
-"""Times a host may switch "quick phrases only" on or off in a minute (in one burst at most)."""
 CHAT_SETTINGS_ANNOUNCE_SECONDS = float(os.environ.get("CHAT_SETTINGS_ANNOUNCE_SECONDS", "1"))
 """A host's switch reaches the table's other pages this long after the first of a burst of switches,
 once, as it then stands (the host's own page shows it at once)."""
@@ -282,17 +229,6 @@ CELERY_BEAT_SCHEDULE = {
 # --- A person's own data (the privacy page says all of this to the players) ---------------------------
 DATA_EXPORT_KEEP_HOURS = int(os.environ.get("DATA_EXPORT_KEEP_HOURS", "72"))
 """How long a prepared download of a person's data can be fetched before it is deleted."""
-DATA_EXPORTS_PER_DAY = int(os.environ.get("DATA_EXPORTS_PER_DAY", "3"))
-"""Downloads a person may have prepared in a day (each reads their whole history)."""
-DATA_EXPORTS_PER_ADDRESS_PER_DAY = int(os.environ.get("DATA_EXPORTS_PER_ADDRESS_PER_DAY", "6"))
-"""Downloads asked for from one browser address in a day, whatever its accounts (two people's)."""
-CLOSE_ACCOUNT_ATTEMPTS_PER_HOUR = int(os.environ.get("CLOSE_ACCOUNT_ATTEMPTS_PER_HOUR", "10"))
-"""Passwords a person may try in an hour on the page that closes their account."""
-CLOSE_ACCOUNT_ATTEMPTS_PER_ADDRESS_PER_HOUR = int(
-    os.environ.get("CLOSE_ACCOUNT_ATTEMPTS_PER_ADDRESS_PER_HOUR", "20")
-)
-"""Passwords tried from one browser address in an hour to close accounts, whatever the accounts (each
-try is a password hash and, on success, a scan of every session)."""
 ERASED_NAME_RESERVED_DAYS = int(os.environ.get("ERASED_NAME_RESERVED_DAYS", "180"))
 """A closed account's username cannot be registered again for this long (nobody passes for them)."""
 LOGIN_RECORD_KEEP_DAYS = int(os.environ.get("LOGIN_RECORD_KEEP_DAYS", "90"))
@@ -313,10 +249,6 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "accounts.validators.CommonPasswordValidator"},
     {"NAME": "accounts.validators.NumericPasswordValidator"},
 ]
-LOGIN_ATTEMPTS_LIMIT = int(os.environ.get("LOGIN_ATTEMPTS_LIMIT", "10"))
-LOGIN_ATTEMPTS_WINDOW = int(os.environ.get("LOGIN_ATTEMPTS_WINDOW", "900"))
-"""Logins stop for LOGIN_ATTEMPTS_WINDOW seconds after LOGIN_ATTEMPTS_LIMIT failures from one address
-(whatever the accounts) or on one account (whatever the addresses)."""
 CLIENT_ADDRESS_HEADER = (
     "HTTP_" + os.environ["CLIENT_ADDRESS_HEADER"].upper().replace("-", "_")
     if os.environ.get("CLIENT_ADDRESS_HEADER")
@@ -330,16 +262,8 @@ address as the connection's (leave CLIENT_ADDRESS_HEADER unset then). Empty: nob
 UNLIMITED_ADDRESSES = env_list("UNLIMITED_ADDRESSES", [])
 """Addresses nginx counts no budget for: a load test's own, set for that run only. Empty: nobody is
 exempt, this machine included (but for the health check)."""
-REGISTRATIONS_PER_ADDRESS_PER_HOUR = int(os.environ.get("REGISTRATIONS_PER_ADDRESS_PER_HOUR", "5"))
-"""Registration forms one address may send in an hour (in one burst at most): throwaway accounts cost
-a script an hour per handful, while a family or a café behind one address still signs up."""
-REGISTRATION_MIN_FORM_SECONDS = float(os.environ.get("REGISTRATION_MIN_FORM_SECONDS", "3"))
-"""A registration form sent back sooner than this after it was shown is refused: no person types a
-name, an email and a password twice that fast, a naive script does."""
 EMAIL_CONFIRMATION_LINK_HOURS = float(os.environ.get("EMAIL_CONFIRMATION_LINK_HOURS", "72"))
 """How long the link mailed to confirm an email address works (a new one can be asked for)."""
-EMAIL_CONFIRMATION_SENDS_PER_HOUR = int(os.environ.get("EMAIL_CONFIRMATION_SENDS_PER_HOUR", "3"))
-"""Confirmation links a person may have mailed to them again in an hour (in one burst at most)."""
 
 # django-axes counts failed logins in the database; admins see and lift lockouts in the admin.
 AUTHENTICATION_BACKENDS = [
@@ -390,16 +314,6 @@ PRACTICE_BUILD_DIR = BASE_DIR / "build" / "practice"
 """Where ``manage.py buildpractice`` writes the offline practice table's Python (served as static)."""
 STATICFILES_DIRS = [BASE_DIR / "static", ("practice", PRACTICE_BUILD_DIR)]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    # With DEBUG off, `collectstatic` writes content-hashed names (cached for a year) and
-    # pre-compressed copies, which nginx (gzip_static) or servestatic serve as they are.
-    "staticfiles": {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
-        else "servestatic.storage.CompressedManifestStaticFilesStorage"
-    },
-}
 
 # --- Security --------------------------------------------------------------------
 SECURE_CSP = {
@@ -414,31 +328,8 @@ SECURE_CSP = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
 }
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
-"""Production answers plain http with a redirect to https; local runs (DEBUG) stay on http."""
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
-
-
-def env_header_value(name: str) -> tuple[str, str] | None:
-    """``X-Forwarded-Proto,https`` as Django wants it: ``("HTTP_X_FORWARDED_PROTO", "https")``."""
-    value = os.environ.get(name, "")
-    if not value:
-        return None
-    header, _comma, expected = value.partition(",")
-    if not header.strip() or not expected.strip():
-        raise RuntimeError(f"Set {name} as HEADER,VALUE, e.g. X-Forwarded-Proto,https.")
-    return "HTTP_" + header.strip().upper().replace("-", "_"), expected.strip()
-
-
-SECURE_PROXY_SSL_HEADER = env_header_value("SECURE_PROXY_SSL_HEADER")
-"""Behind a proxy that ends TLS: the header (and its value) that says the browser used https."""
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-SECURE_REDIRECT_EXEMPT = [r"^health/"]
-"""A load balancer asks over plain http inside the network, where TLS has already ended."""
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
@@ -462,44 +353,10 @@ PRESENCE_TTL_SECONDS = float(os.environ.get("PRESENCE_TTL_SECONDS", "30"))
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
 """How often an open table connection says it is still there (and rejoins its table's group)."""
 
-# --- Replays (a budget per person, shared by every process) ---------------------
-REPLAY_STEPS_PER_SECOND = float(os.environ.get("REPLAY_STEPS_PER_SECOND", "10"))
-REPLAY_STEPS_BURST = float(os.environ.get("REPLAY_STEPS_BURST", "60"))
-"""A person asks for REPLAY_STEPS_BURST replay steps at once and REPLAY_STEPS_PER_SECOND on end, far
-more than Play (2.5 a second at its fastest) or a held arrow key asks; the first step of a replay not
-cached walks the whole match and counts as more (``history.selectors.replay_cost``). Beyond: 429."""
-
-# --- Websocket frames (a budget per person, shared by every process) -------------
-SOCKET_FRAMES_PER_SECOND = float(os.environ.get("SOCKET_FRAMES_PER_SECOND", "10"))
-SOCKET_FRAMES_BURST = float(os.environ.get("SOCKET_FRAMES_BURST", "30"))
-"""A person's live pages' sockets together (a visitor not logged in: their address's) may send
-SOCKET_FRAMES_BURST frames at once and SOCKET_FRAMES_PER_SECOND on end (moves, "back", stale or
-unreadable frames alike), far more than anyone clicks; a socket that sends more is closed (code 4029)
-and its page says why instead of reconnecting. Kept in Redis (in the process, embedded): a socket
-reconnected starts where the last left off."""
-
-# --- Practice uploads (a budget per person, shared by every process) ------------
-PRACTICE_UPLOADS_PER_HOUR = float(os.environ.get("PRACTICE_UPLOADS_PER_HOUR", "60"))
-PRACTICE_UPLOAD_BURST = float(os.environ.get("PRACTICE_UPLOAD_BURST", "10"))
-PRACTICE_REFUSED_UPLOAD_STEPS = float(os.environ.get("PRACTICE_REFUSED_UPLOAD_STEPS", "5"))
-PRACTICE_UPLOADS_PER_ADDRESS_PER_HOUR = float(os.environ.get("PRACTICE_UPLOADS_PER_ADDRESS_PER_HOUR", "120"))
-PRACTICE_UPLOAD_ADDRESS_BURST = float(os.environ.get("PRACTICE_UPLOAD_ADDRESS_BURST", "20"))
-"""A person saves PRACTICE_UPLOAD_BURST practice matches at once (a device's matches played offline)
-and PRACTICE_UPLOADS_PER_HOUR on end, a long match counting as several (the longest allowed as the
-burst); an upload that is refused (it does not replay, or is malformed) costs
-PRACTICE_REFUSED_UPLOAD_STEPS more, so forging costs more than playing (see
-``gameplay.services.practice_record``). One browser address, whatever its accounts, spends the same
-from PRACTICE_UPLOAD_ADDRESS_BURST refilled at PRACTICE_UPLOADS_PER_ADDRESS_PER_HOUR (two people's;
-the address's burst must hold the longest match, PRACTICE_UPLOAD_BURST)."""
-PRACTICE_MATCHES_KEPT = int(os.environ.get("PRACTICE_MATCHES_KEPT", "1000"))
-"""The most practice matches one person's history keeps; beyond it a save is refused."""
-
 # --- Metrics and logs ---------------------------------------------------------------
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 """/metrics answers a request straight from this machine (loopback, no proxy header) or one carrying
 ``Authorization: Bearer METRICS_TOKEN`` (when set); anyone else is told there is no such page."""
-SECURE_REDIRECT_EXEMPT = [*SECURE_REDIRECT_EXEMPT, r"^metrics$"]
-"""Prometheus scrapes each Daphne over plain http inside the network."""
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain")
 """``json``: one JSON object a line (time, level, logger, message, pid, and the request, table and
 match it is about), from the servers and the worker alike; anything else: plain text."""
