@@ -10,7 +10,6 @@ import contextlib
 import logging
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 
@@ -23,7 +22,7 @@ from observe.sockets import CountedSocket
 from tables import events
 from tables import selectors as table_selectors
 from tables.consumers import TRY_AGAIN_LATER, LiveConsumer, ProcessNews, off_thread, room_context
-from tables.events import USERS_GROUP, table_group
+from tables.events import table_group
 from tables.fragments import FORBIDDEN
 from tables.models import Table
 
@@ -175,58 +174,24 @@ class TableNews(ProcessNews):
 
     def __init__(self) -> None:
         super().__init__()
-        self.viewers: dict[int, set[TableConsumer]] = {}
         self.stamping: asyncio.Future | None = None
         """The heartbeat's stamps under way, which a leaving seat waits for."""
         self.echoes: Counter[str] = Counter()
         """Messages handed over as they were sent from this process (``hear_here``), not yet back
         from the channel layer: their echo is dropped, so no viewer renders the same news twice."""
 
-    def groups(self) -> Iterable[str]:
-        return [USERS_GROUP, *(table_group(table_id) for table_id in self.viewers)]
-
-    def pages(self) -> Iterable[LiveConsumer]:
-        return [viewer for viewers in self.viewers.values() for viewer in viewers]
+    def group_of(self, key: int) -> str:
+        return table_group(key)
 
     def forget_pages(self) -> None:
-        self.viewers = {}
+        super().forget_pages()
         self.echoes.clear()
-
-    async def join(self, layer, table_id: int, viewer: "TableConsumer") -> None:
-        """Hand ``viewer`` the table's news."""
-        await self._listening(layer)
-        self.viewers.setdefault(table_id, set()).add(viewer)
-        try:
-            await layer.group_add(table_group(table_id), self.channel)
-        except BaseException:
-            self._forget(table_id, viewer)
-            raise
-
-    async def leave(self, layer, table_id: int, viewer: "TableConsumer") -> None:
-        """No more news for ``viewer``; the process leaves the table's group with its last viewer."""
-        if not self._forget(table_id, viewer):
-            return
-        channel = self.channel
-        await layer.group_discard(table_group(table_id), channel)
-        if table_id in self.viewers and channel == self.channel:  # a viewer arrived meanwhile
-            await layer.group_add(table_group(table_id), channel)
-
-    def _forget(self, table_id: int, viewer: "TableConsumer") -> bool:
-        """Take ``viewer`` off the table's list; True when it was the table's last viewer here."""
-        viewers = self.viewers.get(table_id)
-        if viewers is None or viewer not in viewers:
-            return False
-        viewers.discard(viewer)
-        if viewers:
-            return False
-        del self.viewers[table_id]
-        return True
 
     def hear_here(self, group: str, message: dict) -> None:
         """A table's news sent from this process (a move made here, on a worker thread): handed to the
         table's viewers here at once, without the round trip through Redis and back."""
         loop, table_id = self.loop, message.get("table")
-        if loop is None or table_id not in self.viewers or group != table_group(table_id):
+        if loop is None or table_id not in self.pages_by_key or group != table_group(table_id):
             return
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (a test's)
             loop.call_soon_threadsafe(self._hand_over_sent, message)
@@ -238,7 +203,7 @@ class TableNews(ProcessNews):
         self._hand_over(message)
 
     def _hand_over(self, message: dict) -> None:
-        for viewer in list(self.viewers.get(message.get("table"), ())):
+        for viewer in self.pages_by_key.of(message.get("table")):
             viewer.news.put_nowait(message)
 
     def heard(self, message: dict) -> None:
@@ -260,15 +225,14 @@ class TableNews(ProcessNews):
         await super()._beat_once(layer)
         seats = [
             (viewer.table_id, viewer.presence_seat, viewer.channel_name)
-            for viewers in self.viewers.values()
-            for viewer in viewers
+            for viewer in self.pages()
             if viewer.present
         ]
         self.stamping = asyncio.ensure_future(off_thread(presence.refresh_many)(seats))
         await self.stamping
-        latest = await off_thread(SHARED_TABLES.check_all)(list(self.viewers))
+        latest = await off_thread(SHARED_TABLES.check_all)(self.pages_by_key.keys())
         for table_id, version in latest.items():
-            for viewer in self.viewers.get(table_id, ()):
+            for viewer in self.pages_by_key.of(table_id):
                 # A viewer still connecting (shown nothing yet) reads the table after joining anyway.
                 if viewer.shown_version not in (NOT_SHOWN, version):
                     viewer.news.put_nowait({"type": "table.changed", "version": version})

@@ -10,7 +10,6 @@ look are still open, and hands the pages the counts they show.
 
 import json
 import logging
-from collections.abc import Iterable
 from urllib.parse import parse_qs
 
 from django.conf import settings
@@ -21,7 +20,6 @@ from django.utils.translation import gettext
 from gameplay import presence
 from observe.sockets import CountedSocket
 from tables.consumers import TRY_AGAIN_LATER, LiveConsumer, ProcessNews, off_thread
-from tables.events import USERS_GROUP
 from tables.fragments import closing_notice
 
 from . import selectors, services
@@ -35,56 +33,15 @@ class PersonNews(ProcessNews):
 
     prefix = "people"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.pages_of: dict[int | None, set[SiteConsumer]] = {}
-
     def beat_seconds(self) -> float:
         return min(settings.PRESENCE_HEARTBEAT_SECONDS, settings.POOL_SEEN_EVERY_SECONDS)
 
-    def groups(self) -> Iterable[str]:
-        return [USERS_GROUP, *(person_group(user_id) for user_id in self.pages_of if user_id is not None)]
-
-    def pages(self) -> list[LiveConsumer]:
-        return [page for pages in self.pages_of.values() for page in pages]
-
-    def forget_pages(self) -> None:
-        self.pages_of = {}
-
-    async def join(self, layer, page: "SiteConsumer") -> None:
-        await self._listening(layer)
-        user_id = page.user_id
-        first = user_id not in self.pages_of
-        self.pages_of.setdefault(user_id, set()).add(page)
-        if first and user_id is not None:
-            try:
-                await layer.group_add(person_group(user_id), self.channel)
-            except BaseException:
-                self._forget(page)
-                raise
-
-    async def leave(self, layer, page: "SiteConsumer") -> None:
-        user_id = page.user_id
-        if not self._forget(page) or user_id is None:
-            return
-        channel = self.channel
-        await layer.group_discard(person_group(user_id), channel)
-        if user_id in self.pages_of and channel == self.channel:  # a page arrived meanwhile
-            await layer.group_add(person_group(user_id), channel)
-
-    def _forget(self, page: "SiteConsumer") -> bool:
-        """Take ``page`` off its person's list; True when it was their last page here."""
-        pages = self.pages_of.get(page.user_id)
-        if pages is None or page not in pages:
-            return False
-        pages.discard(page)
-        if pages:
-            return False
-        del self.pages_of[page.user_id]
-        return True
+    def group_of(self, key: int | None) -> str | None:
+        """A person's group; visitors not logged in have none."""
+        return person_group(key) if key is not None else None
 
     def heard(self, message: dict) -> None:
-        for page in list(self.pages_of.get(message.get("user"), ())):
+        for page in self.pages_by_key.of(message.get("user")):
             page.news.put_nowait(message)
 
     async def _beat_once(self, layer) -> None:
@@ -133,7 +90,7 @@ class SiteConsumer(CountedSocket, LiveConsumer):
         self.shows_counts = query.get("counts", [""])[0] == "1"
         self.looks = query.get("pool", [""])[0] == "1" and self.user_id is not None
         try:
-            await PERSON_NEWS.join(self.channel_layer, self)
+            await PERSON_NEWS.join(self.channel_layer, self.user_id, self)
         except Exception:
             logger.warning("The site socket: the channel layer is out of reach.")
             await self.close(code=TRY_AGAIN_LATER)
@@ -154,7 +111,7 @@ class SiteConsumer(CountedSocket, LiveConsumer):
         if self.joined:
             self.joined = False
             try:
-                await PERSON_NEWS.leave(self.channel_layer, self)
+                await PERSON_NEWS.leave(self.channel_layer, self.user_id, self)
             except Exception:
                 logger.warning("The site socket: could not leave the group.", exc_info=True)
         if self.stamped:

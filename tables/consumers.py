@@ -39,6 +39,7 @@ from . import selectors
 from .events import LOBBY_GROUP, USERS_GROUP
 from .forms import BotForm
 from .fragments import FORBIDDEN, SOCKET_CLOSED, FragmentRendering, closing_notice, scope_header
+from .keyed_pages import KeyedPages
 from .models import Game
 
 logger = logging.getLogger(__name__)
@@ -225,6 +226,8 @@ def frame_budget(scope: dict) -> limits.Budget:
 class ProcessNews:
     """This process's one place in the channel layer for its live pages of one kind, listening on a
     channel of its own and handing what it hears to those pages, in order, through their ``news``.
+    The pages are kept by key (a table, a person), each key's group joined with its first page here
+    and left with its last (``KeyedPages``).
 
     It is in ``USERS_GROUP`` too, and closes every page of a person banned. Its heartbeat, every
     ``PRESENCE_HEARTBEAT_SECONDS``, takes its place in its groups again: Redis forgets them when it
@@ -239,18 +242,32 @@ class ProcessNews:
         self.layer = None
         self.listener: asyncio.Task | None = None
         self.heartbeat: asyncio.Task | None = None
+        self.pages_by_key: KeyedPages = KeyedPages(self.group_of, lambda: self.channel)
+
+    def group_of(self, key) -> str | None:
+        """The group the pages kept under ``key`` hear (None: only this process's other groups)."""
+        return None
 
     def groups(self) -> Iterable[str]:
         """The groups this process's place belongs in."""
-        return [USERS_GROUP]
+        return [USERS_GROUP, *self.pages_by_key.groups()]
 
-    def pages(self) -> Iterable[LiveConsumer]:
+    def pages(self) -> list[LiveConsumer]:
         """Every page this process hands news to."""
-        raise NotImplementedError
+        return list(self.pages_by_key)
 
     def forget_pages(self) -> None:
         """Drop every page: they belong to an event loop or channel layer no longer listened to."""
-        raise NotImplementedError
+        self.pages_by_key.clear()
+
+    async def join(self, layer, key, page: LiveConsumer) -> None:
+        """Hand ``page`` the news of its kind, and of ``key``."""
+        await self._listening(layer)
+        await self.pages_by_key.add(layer, key, page)
+
+    async def leave(self, layer, key, page: LiveConsumer) -> None:
+        """No more news for ``page``."""
+        await self.pages_by_key.discard(layer, key, page)
 
     def heard(self, message: dict) -> None:
         """Hand ``message`` (news of the pages' kind) to the pages it concerns."""
@@ -331,35 +348,24 @@ class ProcessNews:
 
 
 class LobbyNews(ProcessNews):
-    """The lobby's pages in this process. A change to the lobby is read and rendered here once per
-    game filter and language among them, not once per page; changes that come while it renders are
-    rendered together, once, after it."""
+    """The lobby's pages in this process, by game filter. A change to the lobby is read and rendered
+    here once per game filter and language among them, not once per page; changes that come while it
+    renders are rendered together, once, after it."""
 
     prefix = "lobby"
 
     def __init__(self) -> None:
         super().__init__()
-        self.viewers: set[LobbyConsumer] = set()
         self.refreshing: asyncio.Task | None = None
         self.behind = False
         """A change came that the lists being rendered (if any) may not show."""
 
     def groups(self) -> Iterable[str]:
-        return [USERS_GROUP, LOBBY_GROUP]
-
-    def pages(self) -> Iterable[LiveConsumer]:
-        return list(self.viewers)
+        return [*super().groups(), LOBBY_GROUP]
 
     def forget_pages(self) -> None:
-        self.viewers = set()
+        super().forget_pages()
         self.refreshing = None
-
-    async def join(self, layer, viewer: "LobbyConsumer") -> None:
-        await self._listening(layer)
-        self.viewers.add(viewer)
-
-    def leave(self, viewer: "LobbyConsumer") -> None:
-        self.viewers.discard(viewer)
 
     def heard(self, message: dict) -> None:
         self.behind = True
@@ -367,15 +373,15 @@ class LobbyNews(ProcessNews):
             self.refreshing = asyncio.ensure_future(self._refresh())
 
     async def _refresh(self) -> None:
-        while self.behind and self.viewers:
+        while self.behind and (viewers := self.pages()):
             self.behind = False
-            wanted = {(viewer.game, viewer.language) for viewer in self.viewers}
+            wanted = {(viewer.game, viewer.language) for viewer in viewers}
             try:
                 lists = await off_thread(lobby_lists)(wanted)
             except Exception:
                 logger.warning("The lobby could not be read.", exc_info=True)
                 return
-            for viewer in list(self.viewers):
+            for viewer in self.pages():
                 if text := lists.get((viewer.game, viewer.language)):
                     viewer.news.put_nowait({"type": "lobby.list", "text": text})
 
@@ -407,7 +413,7 @@ class LobbyConsumer(LiveConsumer):
         game = parse_qs(self.scope.get("query_string", b"").decode()).get("game", [""])[0]
         self.game = game if game in Game.values else None
         try:
-            await LOBBY_NEWS.join(self.channel_layer, self)
+            await LOBBY_NEWS.join(self.channel_layer, self.game, self)
         except Exception:
             logger.warning("The lobby: the channel layer is out of reach.")
             await self.close(code=TRY_AGAIN_LATER)
@@ -415,7 +421,7 @@ class LobbyConsumer(LiveConsumer):
         await self.accept()
 
     async def clean_up(self) -> None:
-        LOBBY_NEWS.leave(self)
+        await LOBBY_NEWS.leave(self.channel_layer, self.game, self)
 
     async def lobby_list(self, event: dict) -> None:
         await self.send_text(event["text"])
