@@ -10,6 +10,43 @@ from . import services
 from .models import User
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written by their app's services only: read here, by whoever is granted ``view``."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """``ReadOnlyAdmin``'s rows shown inside another's page: none added, changed or deleted there."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class SuperusersOnlyAdmin(ReadOnlyAdmin):
+    """A person's own records that moderation never needs (friendships, blocks, notices, data
+    downloads): read by a superuser alone, whatever a group is granted."""
+
+    def has_module_permission(self, request) -> bool:
+        return request.user.is_superuser
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.is_superuser
+
+
 def may_ban(request: HttpRequest) -> bool:
     """The Moderators group's ``change_user`` is the right to ban and reinstate, through the actions only."""
     return request.user.has_perm("accounts.change_user")

@@ -16,7 +16,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts import moderators
-from ratings.admin import ReadOnlyAdmin
+from accounts.admin import ReadOnlyAdmin
 
 from . import selectors, services
 from .models import BannedWord, ChatMessage, ModerationAction, Report, Room, Suspension

@@ -3,6 +3,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin import ReadOnlyAdmin, ReadOnlyInline
 from tables import admin as table_admin
 from tables.models import Seat, Table
 from tables.services import TableError
@@ -14,17 +15,6 @@ from .models import Match, Move, Participant, RoundResult, SeatChange
 
 ABORT_REASON = gettext_noop("Stopped by a moderator.")
 """Stored untranslated: each player reads it in their own language."""
-
-
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class RoundResultInline(ReadOnlyInline):
@@ -73,7 +63,7 @@ class SeatChangeInline(ReadOnlyInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnlyAdmin):
     """Matches, read-only: filter, search by player, read the score sheet and the moves; abort one running."""
 
     list_display = ("id", "game", "status", "practice", "table", "players", "started_at", "finished_at")
@@ -116,15 +106,6 @@ class MatchAdmin(admin.ModelAdmin):
     @admin.display(description=_("players"))
     def players(self, match: Match) -> str:
         return ", ".join(gettext("bot") if p.is_bot else p.display_name for p in match.participants.all())
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     def has_abort_permission(self, request) -> bool:
         return request.user.has_perm("gameplay.change_match")

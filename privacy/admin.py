@@ -7,9 +7,9 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin import SuperusersOnlyAdmin
 from accounts.admin import UserAdmin as AccountsUserAdmin
 from accounts.models import User
-from ratings.admin import SuperusersOnlyAdmin
 
 from . import services
 from .models import DataExport

@@ -9,34 +9,10 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from gameplay.admin import ReadOnlyInline
+from accounts.admin import ReadOnlyAdmin, ReadOnlyInline
 
 from . import services
 from .models import RatedMatch, Rating, RatingChange
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows written by their app's services only: read here, by whoever is granted ``view``."""
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-class SuperusersOnlyAdmin(ReadOnlyAdmin):
-    """A person's own records that moderation never needs (friendships, blocks, notices, data
-    downloads): read by a superuser alone, whatever a group is granted."""
-
-    def has_module_permission(self, request) -> bool:
-        return request.user.is_superuser
-
-    def has_view_permission(self, request, obj=None) -> bool:
-        return request.user.is_superuser
 
 
 @admin.register(Rating)

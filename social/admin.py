@@ -4,7 +4,7 @@ requests, blocks and notices are a superuser's alone."""
 
 from django.contrib import admin
 
-from ratings.admin import ReadOnlyAdmin, SuperusersOnlyAdmin
+from accounts.admin import ReadOnlyAdmin, SuperusersOnlyAdmin
 
 from .models import Block, FriendRequest, Friendship, Notice, PoolEntry
 

@@ -2,25 +2,20 @@ from django.contrib import admin
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin import may_ban, users_ban
+from accounts.admin import ReadOnlyAdmin, ReadOnlyInline, may_ban, users_ban
 
 from .models import Seat, Table
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
-    can_delete = False
     fields = ("position", "user", "bot_level", "reserved_for", "is_taken_over", "last_seen")
     readonly_fields = fields
     show_change_link = True
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(ReadOnlyAdmin):
     """Moderation of tables: filter, search by host or player. Closing one (its match is aborted) is a
     match's lifecycle: ``gameplay.admin`` adds that action. Read-only for everyone: a table changes
     through its services (locked, its seats and the lobby told), never a form; made public, a private
@@ -63,15 +58,9 @@ class TableAdmin(admin.ModelAdmin):
         queryset, _may_have_duplicates = super().get_search_results(request, queryset, search_term)
         return queryset.distinct(), False
 
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdmin):
     """Seats, for banning the player sitting there. Removing a player (a bot takes the seat, mid-match
     too) is a match's lifecycle: ``gameplay.admin`` adds that action. Read-only for everyone, as tables."""
 
@@ -91,15 +80,6 @@ class SeatAdmin(admin.ModelAdmin):
     )
     readonly_fields = fields
     actions = ("deactivate_players",)
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
     def has_ban_permission(self, request) -> bool:
         return may_ban(request)
