@@ -34,9 +34,32 @@ def pytest_collection_modifyitems(items) -> None:
 
 
 def pytest_configure(config) -> None:
+    from django.test import TransactionTestCase
+
     from config.celery import app
 
     app.conf.task_default_queue = TEST_QUEUE
+    TransactionTestCase._fixture_teardown = empty_the_tables
+
+
+KEPT_TABLES = {"django_content_type", "auth_permission"}
+"""What Django's flush would empty and then write again, identical, in its post-migrate step."""
+
+
+def empty_the_tables(case) -> None:
+    """After a test that commits, every row it left goes, as Django's ``flush`` would do it, but by
+    ``DELETE`` (a few milliseconds) rather than ``TRUNCATE`` and the content types and permissions
+    written again (over half a second, a hundred times a session). The foreign keys are deferred, so
+    the order of the tables does not matter."""
+    from django.db import connections, transaction
+
+    for alias in case._databases_names(include_mirrors=False):
+        connection = connections[alias]
+        tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+        with transaction.atomic(using=alias), connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+            for table in sorted(set(tables) - KEPT_TABLES):
+                cursor.execute(f"DELETE FROM {connection.ops.quote_name(table)}")
 
 
 @pytest.fixture(autouse=True)
