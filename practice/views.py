@@ -29,9 +29,8 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
 from accounts.services import client_address
-from gameplay import services
 
-from . import bundle
+from . import bundle, uploads
 from .forms import PracticeForm
 
 PAGE_FILES = (
@@ -182,7 +181,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
 
 
 MAX_UPLOAD_BYTES = 1_000_000
-"""Room for ``services.PRACTICE_MAX_ACTIONS`` moves (about 35 bytes each) and the rest."""
+"""Room for ``uploads.PRACTICE_MAX_ACTIONS`` moves (about 35 bytes each) and the rest."""
 
 
 def _refuse(message: str, status: int = 400) -> JsonResponse:
@@ -191,7 +190,7 @@ def _refuse(message: str, status: int = 400) -> JsonResponse:
 
 @require_POST
 def save(request: HttpRequest) -> JsonResponse:
-    """Save a practice match played offline (JSON, see ``services.PracticeUpload``) once the engine has
+    """Save a practice match played offline (JSON, see ``uploads.PracticeUpload``) once the engine has
     replayed it to its end: 201 with its history page's URL, 200 with it when saved before, 400 with
     what is wrong, 403 for a visitor not logged in, 429 (and when to try again) for a person who sent
     too many."""
@@ -204,13 +203,13 @@ def save(request: HttpRequest) -> JsonResponse:
     if announced > MAX_UPLOAD_BYTES or len(request.body) > MAX_UPLOAD_BYTES:
         return _refuse(_("The upload is too big: at most %(count)d bytes.") % {"count": MAX_UPLOAD_BYTES})
     try:
-        match, created = services.practice_record(
+        match, created = uploads.practice_record(
             user=request.user, upload=request.body, address=client_address(request)
         )
-    except services.PracticeThrottled as error:
+    except uploads.PracticeThrottled as error:
         response = _refuse(str(error), status=429)
         response["Retry-After"] = str(math.ceil(error.wait))
         return response
-    except services.PracticeRefused as error:
+    except uploads.PracticeRefused as error:
         return _refuse(str(error))
     return JsonResponse({"url": reverse("history:match", args=[match.pk])}, status=201 if created else 200)

@@ -1,8 +1,9 @@
 """Each row has one writer (DESIGN.md): Table and Seat rows are written in ``tables/services.py`` only;
-Match, Move, RoundResult, Participant and SeatChange rows in ``gameplay/services.py`` only; ratings in
-``ratings/services.py``; pool entries, friends, blocks and notices in ``social/services.py``; the chat's
-messages, reports, ignores, suspensions, moderation records and word list in ``chat/services.py``;
-reserved names in ``accounts/services.py``; data downloads in ``privacy/services.py``."""
+Match, Move, RoundResult, Participant and SeatChange rows in the ``gameplay/services/`` package only;
+ratings in ``ratings/services.py``; pool entries, friends, blocks and notices in ``social/services.py``;
+the chat's messages, reports, ignores, suspensions, moderation records and word list in
+``chat/services.py``; reserved names in ``accounts/services.py``; data downloads in
+``privacy/services.py``."""
 
 import ast
 from pathlib import Path
@@ -39,11 +40,11 @@ MODELS = {
     "table": "tables/services.py",
     "seat": "tables/services.py",
     "seats": "tables/services.py",
-    "Match": "gameplay/services.py",
-    "Move": "gameplay/services.py",
-    "RoundResult": "gameplay/services.py",
-    "Participant": "gameplay/services.py",
-    "SeatChange": "gameplay/services.py",
+    "Match": "gameplay/services/",
+    "Move": "gameplay/services/",
+    "RoundResult": "gameplay/services/",
+    "Participant": "gameplay/services/",
+    "SeatChange": "gameplay/services/",
     "Rating": "ratings/services.py",
     "RatedMatch": "ratings/services.py",
     "RatingChange": "ratings/services.py",
@@ -62,7 +63,8 @@ MODELS = {
     "ReservedName": "accounts/services.py",
     "DataExport": "privacy/services.py",
 }
-"""A write's receiver, by a name along its chain, and the one file that may write it."""
+"""A write's receiver, by a name along its chain, and the one file (or package, ending in "/") that may
+write it."""
 
 
 def receiver_names(node: ast.expr) -> list[str]:
@@ -81,6 +83,11 @@ def receiver_names(node: ast.expr) -> list[str]:
             return list(reversed(names))
 
 
+def owns(owner: str, relative: str) -> bool:
+    """Whether the file at ``relative`` is ``owner``, or inside it when ``owner`` is a package."""
+    return relative.startswith(owner) if owner.endswith("/") else relative == owner
+
+
 def writes(path: Path) -> list[tuple[int, str, str]]:
     """(line, model, owner) for every write in ``path`` to a row another file owns."""
     found = []
@@ -91,7 +98,7 @@ def writes(path: Path) -> list[tuple[int, str, str]]:
             if "objects" not in names and node.func.attr != "save":
                 continue  # a dict's update, a set's, a list's...
             model = next((name for name in reversed(names) if name in MODELS), None)
-            if model is not None and MODELS[model] != relative:
+            if model is not None and not owns(MODELS[model], relative):
                 found.append((node.lineno, model, MODELS[model]))
     return found
 

@@ -7,6 +7,7 @@ from django.urls import reverse
 from gameplay import scheduling
 from gameplay import services as gameplay_services
 from gameplay.models import Match
+from gameplay.services.store import seats_to_act
 from tables import services as table_services
 from tables.models import Table
 from tests.tables.test_views import create_form
@@ -26,7 +27,7 @@ def bot_seat(ana, *, fast_bots: bool) -> scheduling.SeatToAct:
         host=ana, game="americana", options={"players": 2}, turn_clock=0, is_private=True, fast_bots=fast_bots
     )
     table_services.bot_add(table_id=table.pk, by=ana, position=1, level="easy")
-    return gameplay_services._seats(Match.objects.get(table=table))[1]
+    return seats_to_act(Match.objects.get(table=table))[1]
 
 
 @pytest.mark.parametrize(("fast_bots", "low", "high"), [(True, 0.2, 0.4), (False, 0.6, 1.5)])

@@ -3,7 +3,7 @@
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 
-from gameplay.services import PRACTICE_BUDGET
+from practice.uploads import PRACTICE_BUDGET
 
 
 def forget_upload_budgets() -> None:

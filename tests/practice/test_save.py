@@ -11,8 +11,8 @@ from django.urls import reverse
 from bots.arena import bot_played_actions
 from gameplay.engine import get_game
 from gameplay.models import Match, Move, Participant, RoundResult
-from gameplay.services import PRACTICE_MAX_ACTIONS
 from history import selectors
+from practice.uploads import PRACTICE_MAX_ACTIONS
 from practice.views import MAX_UPLOAD_BYTES
 from tables.models import Seat, Table
 from tests.factories import make_user

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from gameplay import services
 from gameplay.models import Match
+from practice import uploads as services
 from tests.practice.test_save import SAVE, nothing_written, post, practice_upload
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +67,7 @@ def test_the_budget_is_shared_by_every_server_process(client, ana, budget):
     spend = (
         "import django; django.setup()\n"
         "from accounts import limits\n"
-        "from gameplay.services import PRACTICE_BUDGET\n"
+        "from practice.uploads import PRACTICE_BUDGET\n"
         f"budget = PRACTICE_BUDGET.format(user_id={ana.pk})\n"
         "assert limits.spend(budget, rate=1 / 3600, burst=3, cost=3) == 0\n"
     )

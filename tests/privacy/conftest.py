@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from chat.models import ChatMessage, Ignore, Room
-from gameplay import services as gameplay_services
 from gameplay.models import Match
+from practice import uploads
 from ratings.models import Rating, RatingChange
 from social.models import Block, FriendRequest, Friendship, Notice
 from tests.factories import make_user
@@ -52,7 +52,7 @@ def world(ana, ion) -> World:
     mara = make_user("mara")
     finished = finished_match("americana", [ana, ion], private=True)
     running = play_out(seated_match("americana", [ana, ion], {"players": 2}, private=True), moves=3)
-    practice, _new = gameplay_services.practice_record(
+    practice, _new = uploads.practice_record(
         user=ana, upload=practice_upload("classic", {"players": 2, "match": "points8"})
     )
     chat_line(finished, ana, ANA_SAYS)

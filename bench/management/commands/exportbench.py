@@ -20,8 +20,8 @@ from django.utils import timezone
 from bench.guard import WritingBenchmark, bench_username
 from bots.arena import bot_played_actions
 from chat.models import ChatMessage, Room
-from gameplay import services as gameplay_services
 from gameplay.models import Match, Move
+from practice import uploads
 from privacy import export, services
 
 OPTIONS = {"players": 2, "target": 101}
@@ -76,7 +76,7 @@ class Command(WritingBenchmark):
                     "finished_at": finished.isoformat(),
                     "bundle": run,
                 }
-                gameplay_services.practice_record(user=person, upload=upload)
+                uploads.practice_record(user=person, upload=upload)
         played = list(Match.objects.filter(participants__user=person).select_related("table"))
         ChatMessage.objects.bulk_create(
             ChatMessage(

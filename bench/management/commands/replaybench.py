@@ -21,10 +21,10 @@ from django.utils import timezone
 
 from bench.guard import WritingBenchmark, bench_username
 from bots.arena import bot_played_actions
-from gameplay import services as gameplay_services
 from gameplay.engine.replay import replay
 from gameplay.models import Match
 from history import selectors as history_selectors
+from practice import uploads
 
 OPTIONS = {"players": 2, "target": 501}
 """Two players to 501: the longest matches easy bots play (4 players end sooner, at 1,000–1,600 moves)."""
@@ -102,7 +102,7 @@ class Command(WritingBenchmark):
             "finished_at": finished.isoformat(),
             "bundle": "replaybench",
         }
-        match, _saved = gameplay_services.practice_record(user=user, upload=upload)
+        match, _saved = uploads.practice_record(user=user, upload=upload)
         moves = replay("americana", OPTIONS, seed, actions).moves
         deals = itertools.accumulate(move.dealt is not None for move in moves)
         return match, [seq + dealt for seq, dealt in enumerate(deals, start=1)]

@@ -33,7 +33,7 @@ from django.urls import reverse
 from accounts import limits
 from bench.guard import WritingBenchmark, bench_username
 from gameplay.engine import get_game
-from gameplay.services import PRACTICE_BUDGET, PRACTICE_MAX_ACTIONS
+from practice.uploads import PRACTICE_BUDGET, PRACTICE_MAX_ACTIONS
 from practice.views import MAX_UPLOAD_BYTES
 from tables.models import Table
 
