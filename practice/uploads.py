@@ -27,8 +27,6 @@ from gameplay.games import words
 from gameplay.models import Match
 from tables.models import BotLevel
 
-PRACTICE_MAX_ACTIONS = 20_000
-"""Far beyond the longest match bots play (about 2,600 actions: Americana to 501 for two)."""
 PRACTICE_CLOCK_SLACK = timedelta(minutes=10)
 """How far ahead of the server's clock a device's clock may run."""
 PRACTICE_MAX_AGE = timedelta(days=366)
@@ -136,9 +134,9 @@ def _practice_upload(data: object) -> PracticeUpload:
     actions = data.get("actions")
     if not isinstance(actions, list):
         raise PracticeRefused(_("The moves must be a list."))
-    if len(actions) > PRACTICE_MAX_ACTIONS:
+    if len(actions) > settings.PRACTICE_MAX_ACTIONS:
         raise PracticeRefused(
-            _("A practice match has at most %(count)d moves.") % {"count": PRACTICE_MAX_ACTIONS}
+            _("A practice match has at most %(count)d moves.") % {"count": settings.PRACTICE_MAX_ACTIONS}
         )
     started_at, finished_at = _moment(data.get("started_at")), _moment(data.get("finished_at"))
     latest = timezone.now() + PRACTICE_CLOCK_SLACK
@@ -282,7 +280,7 @@ def _practice_room(user) -> None:
 
 def _practice_steps(moves: int) -> float:
     """An upload's share of the budget: the work of saving it grows with its moves."""
-    return max(1.0, settings.PRACTICE_UPLOAD_BURST * moves / PRACTICE_MAX_ACTIONS)
+    return max(1.0, settings.PRACTICE_UPLOAD_BURST * moves / settings.PRACTICE_MAX_ACTIONS)
 
 
 def practice_record(*, user, upload: object, address: str | None = None) -> tuple[Match, bool]:

@@ -180,10 +180,6 @@ def manifest(request: HttpRequest) -> JsonResponse:
     return response
 
 
-MAX_UPLOAD_BYTES = 1_000_000
-"""Room for ``uploads.PRACTICE_MAX_ACTIONS`` moves (about 35 bytes each) and the rest."""
-
-
 def _refuse(message: str, status: int = 400) -> JsonResponse:
     return JsonResponse({"error": message}, status=status)
 
@@ -200,8 +196,9 @@ def save(request: HttpRequest) -> JsonResponse:
         announced = int(request.headers.get("Content-Length") or 0)
     except ValueError:
         announced = 0
-    if announced > MAX_UPLOAD_BYTES or len(request.body) > MAX_UPLOAD_BYTES:
-        return _refuse(_("The upload is too big: at most %(count)d bytes.") % {"count": MAX_UPLOAD_BYTES})
+    most = settings.PRACTICE_UPLOAD_MAX_BYTES
+    if announced > most or len(request.body) > most:
+        return _refuse(_("The upload is too big: at most %(count)d bytes.") % {"count": most})
     try:
         match, created = uploads.practice_record(
             user=request.user, upload=request.body, address=client_address(request)

@@ -56,7 +56,7 @@ PRACTICE = Area(
     "Practice uploads",
     "A long match counts as several uploads (the longest allowed as the whole burst), and one refused "
     "(it does not replay, or is malformed) costs more, so forging costs more than playing "
-    "(`gameplay.services.practice_record`). The address's burst must hold the longest match.",
+    "(`practice.uploads.practice_record`). The address's burst must hold the longest match.",
 )
 
 LIMITS = [
@@ -239,6 +239,22 @@ LIMITS = [
         20.0,
         "Practice saves from one browser address at once.",
         PRACTICE,
+    ),
+    Limit(
+        "PRACTICE_MAX_ACTIONS",
+        20_000,
+        "Moves one saved practice match may hold: far beyond the longest match bots play (about 2,600 "
+        "actions: Americana to 501 for two). The longest is the whole of a person's burst.",
+        PRACTICE,
+        fixed=True,
+    ),
+    Limit(
+        "PRACTICE_UPLOAD_MAX_BYTES",
+        1_000_000,
+        "Bytes one practice save may send, read before anything is parsed: room for the most moves "
+        "(about 35 bytes each) and the rest.",
+        PRACTICE,
+        fixed=True,
     ),
     Limit(
         "PRACTICE_MATCHES_KEPT",

@@ -5,6 +5,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -12,8 +13,6 @@ from bots.arena import bot_played_actions
 from gameplay.engine import get_game
 from gameplay.models import Match, Move, Participant, RoundResult
 from history import selectors
-from practice.uploads import PRACTICE_MAX_ACTIONS
-from practice.views import MAX_UPLOAD_BYTES
 from tables.models import Seat, Table
 from tests.factories import make_user
 from tests.history.helpers import finished_match
@@ -125,8 +124,8 @@ TAMPERED = {
     "seed too big": (lambda u: u.update(seed=2**63), "The seed must be a whole number"),
     "seed as text": (lambda u: u.update(seed="11"), "The seed must be a whole number"),
     "too many actions": (
-        lambda u: u.update(actions=[{"type": "draw"}] * (PRACTICE_MAX_ACTIONS + 1)),
-        f"A practice match has at most {PRACTICE_MAX_ACTIONS} moves.",
+        lambda u: u.update(actions=[{"type": "draw"}] * (settings.PRACTICE_MAX_ACTIONS + 1)),
+        f"A practice match has at most {settings.PRACTICE_MAX_ACTIONS} moves.",
     ),
     "another seat": (lambda u: u.update(seat=1), "the player sits at seat 0"),
     "a bot too many": (lambda u: u["bots"].append("easy"), "Name each bot's level"),
@@ -163,7 +162,10 @@ def test_a_tampered_upload_is_refused_and_nothing_is_written(client, ana, game, 
         ("{not json", "The upload is not valid JSON."),
         ("[1, 2]", "The upload must be a JSON object."),
         (b"\xff\xfe", "The upload is not valid JSON."),
-        ("x" * (MAX_UPLOAD_BYTES + 1), f"The upload is too big: at most {MAX_UPLOAD_BYTES} bytes."),
+        (
+            "x" * (settings.PRACTICE_UPLOAD_MAX_BYTES + 1),
+            f"The upload is too big: at most {settings.PRACTICE_UPLOAD_MAX_BYTES} bytes.",
+        ),
     ],
     ids=["garbage", "a list", "not utf-8", "too big"],
 )

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
@@ -33,12 +34,13 @@ from django.urls import reverse
 from accounts import limits
 from bench.guard import WritingBenchmark, bench_username
 from gameplay.engine import get_game
-from practice.uploads import PRACTICE_BUDGET, PRACTICE_MAX_ACTIONS
-from practice.views import MAX_UPLOAD_BYTES
+from practice.uploads import PRACTICE_BUDGET
 from tables.models import Table
 
 GAME = "americana"
 OPTIONS = {"players": 2, "target": 501, "jokers": False, "jack_draws_two": False, "court_follows": False}
+MOST_ACTIONS = settings.PRACTICE_MAX_ACTIONS
+"""The longest practice match a save may hold."""
 """The longest matches: two players, the highest target."""
 
 
@@ -105,16 +107,14 @@ class Command(WritingBenchmark):
             get_user_model().objects.filter(pk__in=[person.pk for person in self.people]).delete()
 
     def run(self, repeat: int, seconds: float, seeds: int) -> None:
-        longest = max(
-            long_uploads(iter(range(seeds)), PRACTICE_MAX_ACTIONS - 1, 0), key=lambda u: len(u["actions"])
-        )
+        longest = max(long_uploads(iter(range(seeds)), MOST_ACTIONS - 1, 0), key=lambda u: len(u["actions"]))
         actions = longest["actions"]
         invalid = {**longest, "actions": [*actions, actions[-1]]}
-        nested = "[" * MAX_UPLOAD_BYTES
+        nested = "[" * settings.PRACTICE_UPLOAD_MAX_BYTES
         size = len(json.dumps(longest))
         self.stdout.write(
             f"longest valid record: {GAME} {OPTIONS['players']} players to {OPTIONS['target']}, seed "
-            f"{longest['seed']}, {len(actions)} actions (limit {PRACTICE_MAX_ACTIONS}), {size / 1000:.0f} kB"
+            f"{longest['seed']}, {len(actions)} actions (limit {MOST_ACTIONS}), {size / 1000:.0f} kB"
         )
 
         def first_and_again(person: Client) -> tuple[float, int, float, int]:
@@ -134,7 +134,7 @@ class Command(WritingBenchmark):
         )
 
         self.stdout.write(f"one person sending back to back for {seconds:.0f} s:")
-        fresh = long_uploads(iter(range(seeds, 10**9)), PRACTICE_MAX_ACTIONS - 1, PRACTICE_MAX_ACTIONS // 2)
+        fresh = long_uploads(iter(range(seeds, 10**9)), MOST_ACTIONS - 1, MOST_ACTIONS // 2)
         prepared = [next(fresh) for _ in range(16)]  # made before the clock starts
         self.flood("valid, each a new match", lambda index: prepared[index % len(prepared)], seconds)
         self.flood("invalid, the last action illegal", lambda _index: invalid, seconds)
