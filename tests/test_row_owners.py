@@ -1,8 +1,8 @@
 """Each row has one writer (DESIGN.md): Table and Seat rows are written in ``tables/services.py`` only;
 Match, Move, RoundResult, Participant and SeatChange rows in the ``gameplay/services/`` package only;
-ratings in ``ratings/services.py``; pool entries, friends, blocks and notices in ``social/services.py``;
-the chat's messages, reports, ignores, suspensions, moderation records and word list in
-``chat/services.py``; reserved names in ``accounts/services.py``; data downloads in
+ratings in ``ratings/services.py``; pool entries, friends, blocks and notices in the
+``social/services/`` package; the chat's messages, reports, ignores, suspensions, moderation records and
+word list in ``chat/services.py``; reserved names in ``accounts/services.py``; data downloads in
 ``privacy/services.py``."""
 
 import ast
@@ -48,11 +48,11 @@ MODELS = {
     "Rating": "ratings/services.py",
     "RatedMatch": "ratings/services.py",
     "RatingChange": "ratings/services.py",
-    "PoolEntry": "social/services.py",
-    "Friendship": "social/services.py",
-    "FriendRequest": "social/services.py",
-    "Block": "social/services.py",
-    "Notice": "social/services.py",
+    "PoolEntry": "social/services/",
+    "Friendship": "social/services/",
+    "FriendRequest": "social/services/",
+    "Block": "social/services/",
+    "Notice": "social/services/",
     "ChatMessage": "chat/services.py",
     "TableChat": "chat/services.py",
     "Ignore": "chat/services.py",
