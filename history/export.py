@@ -5,7 +5,7 @@ import io
 
 from django.utils.translation import gettext as _
 
-from .selectors import ScoreSheet
+from gameplay.games.screen import ScoreSheet
 
 BOM = "\ufeff"
 """Spreadsheets read the file as UTF-8 (Romanian letters intact) when it starts with this mark."""

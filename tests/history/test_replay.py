@@ -25,7 +25,7 @@ def applied(monkeypatch) -> list[int]:
         made.append(seat)
         return engine_act(game, state, seat, action)
 
-    monkeypatch.setattr(selectors, "engine_act", counted)
+    monkeypatch.setattr("history.selectors.replay.engine_act", counted)
     return made
 
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from gameplay.engine import get_game
 from gameplay.models import Match
-from history import selectors
+from gameplay.selectors import result_text
 from tests.factories import make_user
 from tests.history.helpers import mark_over, play_out, seated_match
 
@@ -91,7 +91,7 @@ def test_the_match_page_shows_the_score_sheet_to_its_players(client, played, ana
     assert sheet.totals == played.result["totals"]
     page = response.text
     assert 'data-testid="score-sheet"' in page and "target 101" in page
-    assert selectors.result_text(played, ["ana", "ion"]) in page
+    assert result_text(played, ["ana", "ion"]) in page
     assert match_url(played, "sheet_csv") in page and match_url(played, "replay") in page
     assert 'media="print"' in page
 
