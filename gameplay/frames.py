@@ -19,7 +19,7 @@ from .engine.core import gettext_noop, render_reason
 from .engine.step import NOT_A_MOVE
 from .games import words
 from .games.narration import describe
-from .games.screen import Button, HandCard, Screen, SeatInfo
+from .games.screen import Button, HandCard, LoggedMove, Screen, SeatInfo
 
 PLAY_FRAGMENTS = ("topbar", "opponents", "center", "hand", "log", "outcome", "notice")
 MOTION_KEYS = ("type", "seat", "card", "count", "cuts", "cards")
@@ -31,8 +31,6 @@ ACTION_TYPES = {"play", "draw", "take", "sit_out", "end"}
 Render = Callable[[str, dict], str]
 Sent = dict[str, object]
 """What a viewer was last sent: each fragment's markup by name, and the shape of its hand (``hand_shape``)."""
-LoggedMove = tuple[int | None, Sequence[dict]]
-"""A move as the log tells it: the seat a bot stood in for (None if the seat acted itself), its events."""
 
 
 class MarkupMemo:

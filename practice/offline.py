@@ -27,7 +27,7 @@ from django.utils import translation
 from bots.turn import decide
 from gameplay import frames
 from gameplay.engine import IllegalAction, play_refusals
-from gameplay.engine.core import gettext_noop
+from gameplay.engine.core import Event, gettext_noop
 from gameplay.engine.replay import ReplayError, replay
 from gameplay.engine.step import Step, step
 from gameplay.games import presenter, words
@@ -63,7 +63,7 @@ class PracticeTable:
     sent: frames.Sent = field(default_factory=dict)
     log: list[frames.LoggedMove] = field(default_factory=list)
     rounds: list[Finished] = field(default_factory=list)
-    round_events: list[dict] = field(default_factory=list)
+    round_events: list[Event] = field(default_factory=list)
     """The public events of the round being played, for the hard bot's reading of it."""
     unsent_moves: int = 0
     """Moves made since the page was last sent a frame (their events animate on the next one)."""
@@ -185,7 +185,7 @@ class PracticeTable:
         self.last_decision_ms = decision.seconds * 1000
         return decision.action
 
-    def _dealt(self, events: list[dict]) -> None:
+    def _dealt(self, events: list[Event]) -> None:
         self.round_events = list(events)
         self.version += 1
 

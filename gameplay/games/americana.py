@@ -3,12 +3,14 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gameplay.engine.americana import AmericanaView
+
 from .screen import Button, Finished, Presenter, Screen, SheetCell, SheetRow, players_count_label
 from .words import card_name, gettext_noop, ngettext
 from .words import gettext as _
 
 
-class AmericanaPresenter(Presenter):
+class AmericanaPresenter(Presenter[AmericanaView]):
     game = "americana"
     label = gettext_noop("Șeptică Americană")
     summary_keys = ("round", "dealer", "out", "charges", "totals", "hands")
@@ -27,7 +29,7 @@ class AmericanaPresenter(Presenter):
             labels.append(_("court follows"))
         return labels
 
-    def subtitle(self, view: Mapping[str, Any]) -> str:
+    def subtitle(self, view: AmericanaView) -> str:
         return self.goal(view["options"])
 
     def sheet_row(self, done: Finished, names: Sequence[str], options: Mapping[str, Any]) -> SheetRow:
@@ -47,7 +49,7 @@ class AmericanaPresenter(Presenter):
             reached=[names[seat] for seat, cell in enumerate(cells) if cell.reached],
         )
 
-    def buttons(self, view: Mapping[str, Any], kinds: set[str]) -> list[Button]:
+    def buttons(self, view: AmericanaView, kinds: set[str]) -> list[Button]:
         buttons = []
         if "draw" in kinds:
             buttons.append(Button("draw", _("Draw a card"), "d"))
@@ -59,22 +61,20 @@ class AmericanaPresenter(Presenter):
             )  # no key of its own: S opens the scores
         return buttons
 
-    def between_rounds(self, view: Mapping[str, Any]) -> bool:
+    def between_rounds(self, view: AmericanaView) -> bool:
         return view["awaiting_deal"]
 
-    def round_outcome(self, view: Mapping[str, Any], sides: Sequence[str]) -> str:
-        if view["out"] is None:
+    def round_outcome(self, view: AmericanaView, sides: Sequence[str]) -> str:
+        out = view["out"]
+        if out is None:
             return _("Round %(round)d is over: nobody went out.") % {"round": view["round"]}
-        return _("Round %(round)d is over: %(name)s went out.") % {
-            "round": view["round"],
-            "name": sides[view["out"]],
-        }
+        return _("Round %(round)d is over: %(name)s went out.") % {"round": view["round"], "name": sides[out]}
 
-    def fill(self, screen: Screen, view: Mapping[str, Any], team_of: Mapping[int, int]) -> None:
+    def fill(self, screen: Screen, view: AmericanaView, team_of: Mapping[int, int]) -> None:
         screen.top = view["top"]
         screen.suit = view["suit"] or ""
         if screen.to_act is not None:
-            screen.aimed_text = self._aimed_text(view, screen.names, screen.seat)
+            screen.aimed_text = self._aimed_text(view, screen.names, screen.seat, screen.to_act)
             if view["owed"]:
                 screen.hit = ngettext("+%(n)s card", "+%(n)s cards", view["owed"]) % {"n": view["owed"]}
             elif view["skip"]:
@@ -86,7 +86,7 @@ class AmericanaPresenter(Presenter):
                 for name, cards, charge in zip(screen.names, view["hands"], charges, strict=True)
             ]
 
-    def replay_deal_line(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    def replay_deal_line(self, view: AmericanaView, names: Sequence[str]) -> str:
         return _("Round %(round)d is dealt by %(name)s; the first card is the %(card)s.") % {
             "round": view["round"],
             "name": names[view["dealer"]],
@@ -94,9 +94,9 @@ class AmericanaPresenter(Presenter):
         }
 
     @staticmethod
-    def _aimed_text(view: Mapping[str, Any], names: Sequence[str], seat: int | None) -> str:
-        """What waits for the player to act: owed cards or a skip."""
-        to_act, owed = view["to_act"], view["owed"]
+    def _aimed_text(view: AmericanaView, names: Sequence[str], seat: int | None, to_act: int) -> str:
+        """What waits for the seat to act (``to_act``): owed cards or a skip."""
+        owed = view["owed"]
         mine = to_act == seat
         if owed:
             if mine:

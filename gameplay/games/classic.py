@@ -3,7 +3,7 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gameplay.engine.classic import GAME, MATCHES
+from gameplay.engine.classic import GAME, MATCHES, ClassicView
 from gameplay.engine.classic import teams as engine_teams
 
 from .screen import Button, Finished, Presenter, Screen, SheetCell, SheetRow, players_count_label
@@ -11,7 +11,7 @@ from .words import gettext as _
 from .words import gettext_noop, ngettext
 
 
-class ClassicPresenter(Presenter):
+class ClassicPresenter(Presenter[ClassicView]):
     game = "classic"
     label = gettext_noop("Classic Șeptică")
     summary_keys = ("deal", "captured", "deal_points", "deal_winner", "totals", "games_won")
@@ -39,10 +39,10 @@ class ClassicPresenter(Presenter):
     def plays_to_games(self, options: Mapping[str, Any]) -> bool:
         return MATCHES[options["match"]][0] == "games"
 
-    def subtitle(self, view: Mapping[str, Any]) -> str:
+    def subtitle(self, view: ClassicView) -> str:
         return _("deal %(deal)s") % {"deal": view["deal"]}
 
-    def games_won(self, view: Mapping[str, Any]) -> list[int] | None:
+    def games_won(self, view: ClassicView) -> list[int] | None:
         return list(view["games_won"])
 
     def sheet_row(self, done: Finished, names: Sequence[str], options: Mapping[str, Any]) -> SheetRow:
@@ -58,7 +58,7 @@ class ClassicPresenter(Presenter):
         note = _("a tie") if winner is None else _("%(name)s won the deal") % {"name": sides[winner]}
         return SheetRow(number=done.number, cells=cells, note=note)
 
-    def buttons(self, view: Mapping[str, Any], kinds: set[str]) -> list[Button]:
+    def buttons(self, view: ClassicView, kinds: set[str]) -> list[Button]:
         buttons = []
         if "end" in kinds:
             buttons.append(Button("end", _("End the trick"), "e"))
@@ -66,19 +66,19 @@ class ClassicPresenter(Presenter):
             buttons.append(Button("take", _("Take the trick"), "t"))
         return buttons
 
-    def play_label(self, view: Mapping[str, Any]) -> str:
+    def play_label(self, view: ClassicView) -> str:
         return _("Continue") if view["awaiting"] == "continue" else _("Play")
 
-    def between_rounds(self, view: Mapping[str, Any]) -> bool:
+    def between_rounds(self, view: ClassicView) -> bool:
         return view["deal_over"]
 
-    def round_outcome(self, view: Mapping[str, Any], sides: Sequence[str]) -> str:
+    def round_outcome(self, view: ClassicView, sides: Sequence[str]) -> str:
         winner = view["deal_winner"]
         if winner is None:
             return _("Deal %(deal)d is over: a tie.") % {"deal": view["deal"]}
         return _("Deal %(deal)d is over: %(name)s won it.") % {"deal": view["deal"], "name": sides[winner]}
 
-    def fill(self, screen: Screen, view: Mapping[str, Any], team_of: Mapping[int, int]) -> None:
+    def fill(self, screen: Screen, view: ClassicView, team_of: Mapping[int, int]) -> None:
         screen.captured = list(view["captured"])
         for info in screen.seats:
             info.captured = view["captured"][info.position]
@@ -98,7 +98,7 @@ class ClassicPresenter(Presenter):
         ]
         screen.holder_text = self._holder_text(view["holder"], screen.names, screen.seat, team_of)
 
-    def replay_deal_line(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    def replay_deal_line(self, view: ClassicView, names: Sequence[str]) -> str:
         return _("Deal %(deal)d is dealt; %(name)s leads.") % {
             "deal": view["deal"],
             "name": names[view["leader"]],

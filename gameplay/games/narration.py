@@ -1,12 +1,16 @@
 """Public events as sentences for the table's log, in the reader's language."""
 
+from collections.abc import Sequence
+
+from gameplay.engine.core import Event
+
 from .words import card_name as card_label
 from .words import gettext as _
 from .words import ngettext
 from .words import suit_name as suit_label
 
 
-def describe(event: dict, names: list[str], *, stood_in: int | None = None) -> str:
+def describe(event: Event, names: Sequence[str], *, stood_in: int | None = None) -> str:
     """One line for the log, or "" for events the log does not show. What a bot did while standing
     in for a seat (``stood_in``) is told as the bot's, never under the player's own name."""
     kind = event["type"]

@@ -2,14 +2,18 @@
 
 A ``Screen`` is plain data (no database rows, no Django), so the live table, the replay and the
 offline practice table render the same templates from it. Each game's presenter (``americana``,
-``classic``) fills in what only that game knows; this module holds what both share.
+``classic``) fills in what only that game knows, from that game's typed seat view
+(``AmericanaView``, ``ClassicView``); this module holds what both share.
 """
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from gameplay.engine import IllegalAction
+from gameplay.engine.americana import AmericanaView
+from gameplay.engine.classic import ClassicView
+from gameplay.engine.core import ActionJSON, Event
 
 from .narration import describe
 from .words import explain, ngettext
@@ -19,6 +23,8 @@ PLAYING, FINISHED, ABORTED = "playing", "finished", "aborted"
 """A match's status, as the server stores it."""
 LOG_LENGTH = 8
 """The lines the table's log shows."""
+LoggedMove = tuple[int | None, Sequence[Event]]
+"""A move as the log tells it: the seat a bot stood in for (None if the seat acted itself), its events."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,24 @@ class HandCard:
     refusal: str = ""
     """Why it may not be played now, in the reader's language, on the player's turn ("" if it may):
     the page says it when the card is picked, with no round trip to the server."""
+
+
+class LaidOpenHand(TypedDict):
+    """Americana: one seat's hand laid open when a round ends, and what it was charged."""
+
+    name: str
+    cards: list[str]
+    charge: int
+
+
+class ShownTrickCard(TypedDict):
+    """Classic: one card of the trick, as the table shows it."""
+
+    card: str
+    name: str
+    """Who played it."""
+    holds: bool
+    """It is the card that holds the trick for now."""
 
 
 @dataclass
@@ -161,16 +185,22 @@ class Screen:
     aimed_text: str = ""
     hit: str = ""
     """What hits the seat to act: cards it owes, or the ace's missed turn."""
-    laid_open: list[dict] = field(default_factory=list)
+    laid_open: list[LaidOpenHand] = field(default_factory=list)
     # Classic
-    trick: list[dict] = field(default_factory=list)
+    trick: list[ShownTrickCard] = field(default_factory=list)
     cutting_rank: str = ""
     holder_text: str = ""
     captured: list[int] = field(default_factory=list)
 
 
-class Presenter:
-    """A game's screens, words and score sheet. Subclasses say what their game alone knows."""
+Told = dict[str, tuple[list[str], ScoreSheet]]
+"""What every viewer of a table's version is told alike (``Presenter.screen``'s ``common``): the log's
+lines and the score sheet, in the active language."""
+
+
+class Presenter[View: (AmericanaView, ClassicView)]:
+    """A game's screens, words and score sheet, read from its own seat view (``View``, the engine's
+    ``TypedDict`` for the game). Subclasses say what their game alone knows."""
 
     game: ClassVar[str]
     label: ClassVar[str]
@@ -180,9 +210,10 @@ class Presenter:
     summary_keys: ClassVar[tuple[str, ...]]
     """What a score-sheet row keeps of the public view when a round or deal ends."""
 
-    def round_summary(self, public: Mapping[str, Any]) -> dict[str, Any]:
+    def round_summary(self, public: View) -> dict[str, object]:
         """The score-sheet row of the round or deal that just ended, from its public view."""
-        return {key: public[key] for key in self.summary_keys}
+        fields: Mapping[str, object] = public  # read by the names in ``summary_keys``
+        return {key: fields[key] for key in self.summary_keys}
 
     # --- Words about the options and the result -----------------------------------------------------
 
@@ -224,9 +255,7 @@ class Presenter:
         return _("%(name)s wins the match.") % {"name": name}
 
     @staticmethod
-    def log_lines(
-        log: Sequence[tuple[int | None, Sequence[Mapping[str, Any]]]], names: Sequence[str]
-    ) -> list[str]:
+    def log_lines(log: Sequence[LoggedMove], names: Sequence[str]) -> list[str]:
         """The log's last lines, told in the active language."""
         return [
             line
@@ -272,21 +301,21 @@ class Presenter:
 
     def screen(
         self,
-        view: Mapping[str, Any],
+        view: View,
         *,
         players: Sequence[Player],
-        legal: Sequence[Mapping[str, Any]] = (),
+        legal: Sequence[ActionJSON] = (),
         status: str = PLAYING,
         reason: str = "",
         rounds: Sequence[Finished] = (),
-        log: Sequence[tuple[int | None, Sequence[Mapping[str, Any]]]] = (),
+        log: Sequence[LoggedMove] = (),
         deadline: str | None = None,
         next_deal_at: str | None = None,
         version: int = 0,
         match_id: int | None = None,
         open_hands: Sequence[Sequence[str]] | None = None,
         refusals: Mapping[str, IllegalAction] | None = None,
-        common: dict[str, Any] | None = None,
+        common: Told | None = None,
     ) -> Screen:
         """The table as ``view``'s seat sees it (``legal``: that seat's legal actions in JSON, when it is to
         act; ``refusals``: why each card it holds but may not play is refused, by card code, from
@@ -375,39 +404,37 @@ class Presenter:
             screen.on_show = "match"
             screen.outcome_text = result
             if status == FINISHED and view["winners"]:
-                screen.sheet.winner = next(
-                    i for i, members in enumerate(teams) if view["winners"][0] in members
-                )
+                sheet.winner = next(i for i, members in enumerate(teams) if view["winners"][0] in members)
         elif self.between_rounds(view):
             screen.on_show = "round"
             screen.outcome_text = self.round_outcome(view, sides)
         self.fill(screen, view, team_of if paired else {})
         return screen
 
-    def subtitle(self, view: Mapping[str, Any]) -> str:
+    def subtitle(self, view: View) -> str:
         raise NotImplementedError
 
-    def games_won(self, view: Mapping[str, Any]) -> list[int] | None:
+    def games_won(self, view: View) -> list[int] | None:
         return None
 
-    def buttons(self, view: Mapping[str, Any], kinds: set[str]) -> list[Button]:
+    def buttons(self, view: View, kinds: set[str]) -> list[Button]:
         """The actions besides playing a card that the rules allow now."""
         raise NotImplementedError
 
-    def play_label(self, view: Mapping[str, Any]) -> str:
+    def play_label(self, view: View) -> str:
         return _("Play")
 
-    def between_rounds(self, view: Mapping[str, Any]) -> bool:
+    def between_rounds(self, view: View) -> bool:
         raise NotImplementedError
 
-    def round_outcome(self, view: Mapping[str, Any], sides: Sequence[str]) -> str:
+    def round_outcome(self, view: View, sides: Sequence[str]) -> str:
         raise NotImplementedError
 
-    def fill(self, screen: Screen, view: Mapping[str, Any], team_of: Mapping[int, int]) -> None:
+    def fill(self, screen: Screen, view: View, team_of: Mapping[int, int]) -> None:
         """The game's own parts of the screen: the pile or the trick, and what they say."""
         raise NotImplementedError
 
-    def replay_deal_line(self, view: Mapping[str, Any], names: Sequence[str]) -> str:
+    def replay_deal_line(self, view: View, names: Sequence[str]) -> str:
         """What a replay says as a round or deal is dealt."""
         raise NotImplementedError
 
