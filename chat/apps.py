@@ -10,10 +10,14 @@ class ChatConfig(AppConfig):
     verbose_name = _("Table chat")
 
     def ready(self) -> None:
+        from gameplay.socket_parts import register
         from social.models import Block
         from social.signals import block_changed
 
+        from .consumers import TableChat
         from .events import standing_changed
+
+        register(TableChat)  # the chat's frames and news on every table page's socket
 
         def show_anew(sender, user_ids, **kwargs) -> None:
             for user_id in user_ids:

@@ -1,7 +1,8 @@
 """The ASGI application: HTTP to Django, websockets to Channels consumers.
 
-Websocket connections pass the allowed-hosts origin check and carry the session's
-user (``AuthMiddlewareStack``).
+The websocket routes are every installed app's own (its ``routing.websocket_urlpatterns``), so an app
+left out of ``INSTALLED_APPS`` takes its sockets with it. Websocket connections pass the allowed-hosts
+origin check and carry the session's user (``AuthMiddlewareStack``).
 """
 
 import gc
@@ -16,20 +17,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from chat import routing as chat_routing  # noqa: E402
-from social import routing as social_routing  # noqa: E402
-from tables import routing as tables_routing  # noqa: E402
-
-websocket_urlpatterns = (
-    tables_routing.websocket_urlpatterns
-    + chat_routing.websocket_urlpatterns
-    + social_routing.websocket_urlpatterns
-)
+from config.routing import websocket_routes  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes()))),
     }
 )
 

@@ -10,9 +10,11 @@ import contextlib
 import logging
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 
+from channels.consumer import get_handler_name
 from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext_noop
@@ -26,7 +28,7 @@ from tables.events import table_group
 from tables.fragments import FORBIDDEN
 from tables.models import Table
 
-from . import frames, presence, selectors, services
+from . import frames, presence, selectors, services, socket_parts
 from .models import Move
 
 logger = logging.getLogger(__name__)
@@ -268,7 +270,8 @@ def watching() -> services.ActionRefused:
 
 class TableConsumer(CountedSocket, LiveConsumer):
     """One tab's table (or its waiting room). Whatever ends the connection, its cleanup runs: out of
-    the table's group, and out of the seat's presence (a spectator's: the table's watchers)."""
+    the table's group, and out of the seat's presence (a spectator's: the table's watchers). The apps
+    above gameplay add to it through their registered parts (``socket_parts``: the chat)."""
 
     group = ""
     seat: int | None = None
@@ -281,10 +284,14 @@ class TableConsumer(CountedSocket, LiveConsumer):
     """The version of the table this page was last sent."""
     shown_move: tuple[int, int] | None = None
     """The match and the number of its last move as this page was last sent them."""
+    parts: tuple[socket_parts.TableSocketPart, ...] = ()
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.sent: frames.Sent = {}
+        self.parts = tuple(part(self) for part in socket_parts.registered())
+        for part in self.parts:
+            await part.connect()
         if not await off_thread(self.may_watch)():
             await self.close(code=FORBIDDEN)
             return
@@ -307,8 +314,17 @@ class TableConsumer(CountedSocket, LiveConsumer):
         await self.send_text(await off_thread(self.first_text)())
 
     def first_text(self) -> str:
-        """The page's first update on this connection: all of the table, as it stands."""
-        return self.screen_text(None)
+        """The page's first update on this connection: all of the table, as it stands, and what the
+        parts add (a page reconnecting catches up on what it missed while away)."""
+        return self.screen_text(None) + "".join(part.first_text() for part in self.parts)
+
+    def handler_for(self, message: dict) -> Callable[[dict], Awaitable[None]] | None:
+        """The page's own handler for ``message``, or else the first part's whose method its type names."""
+        name = get_handler_name(message)
+        for owner in (self, *self.parts):
+            if (handler := getattr(owner, name, None)) is not None:
+                return handler
+        return None
 
     def may_watch(self) -> bool:
         """Whether this user may watch the table; notes their seat."""
@@ -378,6 +394,9 @@ class TableConsumer(CountedSocket, LiveConsumer):
             return self._changed_fragments(shared)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
+        for part in self.parts:
+            if await part.receive(text_data):
+                return
         frame = frames.parse_frame(text_data)
         unreadable = isinstance(frame, frames.ActionRefused) and frame.template == frames.UNREADABLE
         if unreadable or self.seat_shown is None:

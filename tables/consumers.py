@@ -15,7 +15,7 @@ import math
 import threading
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from functools import cached_property, partial
 from urllib.parse import parse_qs
 
@@ -167,10 +167,14 @@ class LiveConsumer(FragmentRendering, AsyncWebsocketConsumer):
         connections on the thread it uses. Once the socket is closing, only its end is heard."""
         if self.closing and message["type"] != "websocket.disconnect":
             return
-        handler = getattr(self, get_handler_name(message), None)
+        handler = self.handler_for(message)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    def handler_for(self, message: dict) -> Callable[[dict], Awaitable[None]] | None:
+        """What handles ``message`` on this page (None: nothing does): the method its type names."""
+        return getattr(self, get_handler_name(message), None)
 
     async def clean_up(self) -> None:
         """Undo what ``connect`` did, once, whatever became of it."""
@@ -321,9 +325,9 @@ class ProcessNews:
 
     def _tell_person(self, message: dict) -> None:
         """News of one person (``user.*``) for their pages here that have a use for it."""
-        handler = get_handler_name(message)
         for page in self.pages():
-            if page.user_id is not None and page.user_id == message.get("user") and hasattr(page, handler):
+            user_id = page.user_id
+            if user_id is not None and user_id == message.get("user") and page.handler_for(message):
                 page.news.put_nowait(message)
 
     def beat_seconds(self) -> float:
