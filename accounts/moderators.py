@@ -77,19 +77,25 @@ def own_case_refusal() -> str:
     return str(_("Nobody decides a case they are part of: another moderator must."))
 
 
+def granted() -> list[tuple[str, str]]:
+    """``PERMISSIONS`` of the apps installed: an app left out (the chat, ``CHAT_ENABLED``) grants
+    nothing, and the privacy page says nothing of it."""
+    return [permission for permission in PERMISSIONS if global_apps.is_installed(permission[0])]
+
+
 def read_names() -> list[str]:
     """The kinds of records moderators read in the admin, in the active language, as the privacy
     page lists them (each granted ``view_`` permission's model)."""
     return [
         str(global_apps.get_model(app_label, codename.removeprefix("view_"))._meta.verbose_name_plural)
-        for app_label, codename in PERMISSIONS
+        for app_label, codename in granted()
         if codename.startswith("view_")
     ]
 
 
 def duty_names() -> list[str]:
     """What moderators may do, in the active language, in the grant's order."""
-    return [str(DUTIES[permission]) for permission in PERMISSIONS if permission in DUTIES]
+    return [str(DUTIES[permission]) for permission in granted() if permission in DUTIES]
 
 
 def _made_later(apps, app_label: str, codename: str) -> bool:
@@ -108,22 +114,23 @@ def _made_later(apps, app_label: str, codename: str) -> bool:
 
 
 def grant(apps, schema_editor) -> None:
-    """Set the group's permissions to exactly ``PERMISSIONS`` (a migration's ``RunPython``, on the
+    """Set the group's permissions to exactly ``granted()`` (a migration's ``RunPython``, on the
     migration's ``apps``). Django makes permissions after all migrations run, so the ones needed are
     made here first. A permission whose model a later migration creates is left to that later
     migration's own run of this function; any other missing permission is an error in the list."""
     using = schema_editor.connection.alias
-    for label in {app_label for app_label, _codename in PERMISSIONS}:
+    grant_list = granted()
+    for label in {app_label for app_label, _codename in grant_list}:
         create_permissions(global_apps.get_app_config(label), verbosity=0, using=using, apps=apps)
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
-    granted = []
-    for app_label, codename in PERMISSIONS:
+    permissions = []
+    for app_label, codename in grant_list:
         rights = Permission.objects.using(using).filter(content_type__app_label=app_label, codename=codename)
         permission = rights.first()
         if permission is not None:
-            granted.append(permission)
+            permissions.append(permission)
         elif not _made_later(apps, app_label, codename):
             raise LookupError(f"The Moderators' grant names {app_label}.{codename}, which no model has.")
     group, _created = Group.objects.using(using).get_or_create(name=GROUP)
-    group.permissions.set(granted)
+    group.permissions.set(permissions)

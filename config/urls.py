@@ -1,3 +1,4 @@
+from django.apps import apps
 from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
@@ -16,7 +17,6 @@ urlpatterns = [
     path("", include("history.urls")),
     path("", include("ratings.urls")),
     path("", include("social.urls")),
-    path("chat/", include("chat.urls")),
     path("practice/", include("practice.urls")),
     path("", include("privacy.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -25,3 +25,6 @@ urlpatterns = [
     path("health/ready", health.ready, name="health-ready"),
     path("metrics", metrics.metrics, name="metrics"),
 ]
+
+if apps.is_installed("chat"):  # the chat may be left out (``CHAT_ENABLED``)
+    urlpatterns.append(path("chat/", include("chat.urls")))

@@ -2,6 +2,7 @@
 
 import math
 
+from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -11,8 +12,6 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from accounts.limits import spend
-from chat import selectors as chat_selectors
-from chat.models import Report
 from gameplay.models import Match
 from ratings import selectors as rating_selectors
 from tables.models import Game
@@ -25,7 +24,13 @@ PAGE_SIZE = 20
 
 def _match_chat(request: HttpRequest, match: Match) -> dict:
     """The match's chat for this reader (its players and moderators only: for anyone else the page
-    says nothing of it, not even that there was one)."""
+    says nothing of it, not even that there was one; nor for anyone when the chat is left out,
+    ``CHAT_ENABLED``)."""
+    if not apps.is_installed("chat"):
+        return {"chat_readable": False}
+    from chat import selectors as chat_selectors
+    from chat.models import Report
+
     lines = chat_selectors.match_lines(match=match, user=request.user)
     return {
         "chat_readable": lines is not None,

@@ -10,13 +10,13 @@ from datetime import datetime
 from typing import Any
 
 from axes.models import AccessAttempt, AccessLog
+from django.apps import apps
 from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import login_name
-from chat.models import ChatMessage, Ignore, ModerationAction, Report, Suspension
 from gameplay.models import Match, Move, Participant, RoundResult, SeatChange
 from ratings.models import Rating, RatingChange
 from social.models import Block, FriendRequest, Friendship, Notice
@@ -187,7 +187,12 @@ def _social(user: User) -> dict[str, list[dict[str, Any]]]:
 
 def _chat(user: User) -> dict[str, list[dict[str, Any]]]:
     """What the person said and did in the chat, and what moderators decided about them; the lines
-    others said stay out (they are those people's data)."""
+    others said stay out (they are those people's data). Nothing when the chat is left out
+    (``CHAT_ENABLED``)."""
+    if not apps.is_installed("chat"):
+        return {}
+    from chat.models import ChatMessage, Ignore, ModerationAction, Report, Suspension
+
     return {
         "chat_messages": [
             {

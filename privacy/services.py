@@ -7,8 +7,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from celery import current_app
+from django.apps import apps
 from django.conf import settings
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
@@ -21,13 +23,14 @@ from django.utils.translation import ngettext
 from accounts import limits
 from accounts import services as account_services
 from accounts.models import User
-from chat import selectors as chat_selectors
-from chat import services as chat_services
 from gameplay import services as gameplay_services
 from social import services as social_services
 
 from . import export
 from .models import DataExport, ErasedAccount
+
+if TYPE_CHECKING:
+    from chat.selectors import Traces
 
 EXPORT_BUILD = "privacy.tasks.export_build"
 """Queued by name, so the services need not import the task layer (as gameplay's scheduling does)."""
@@ -170,10 +173,9 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
         return False
     account_services.user_shut_out(user=user)
     with transaction.atomic(durable=True):
-        name, chat_traces = user.username, chat_selectors.traces_of(user_id=user.pk)
+        name, chat_traces = user.username, _chat_forget(user_id=user.pk)
         gameplay_services.participations_forget(user_id=user.pk)
         social_services.person_forget(user_id=user.pk)
-        chat_services.person_forget(user_id=user.pk)
         DataExport.objects.filter(user=user).delete()
         erased = account_services.user_erase(user=user)
         if erased:
@@ -183,7 +185,20 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
     return erased
 
 
-def _admin_log_forget(*, user_id: int, name: str, chat_traces: chat_selectors.Traces) -> None:
+def _chat_forget(*, user_id: int) -> "Traces | None":
+    """The chat forgets the person; where they showed in its rows, read first, for the admin log to
+    forget too. None when the chat is left out (``CHAT_ENABLED``): it holds nothing of anyone."""
+    if not apps.is_installed("chat"):
+        return None
+    from chat import selectors as chat_selectors
+    from chat import services as chat_services
+
+    traces = chat_selectors.traces_of(user_id=user_id)
+    chat_services.person_forget(user_id=user_id)
+    return traces
+
+
+def _admin_log_forget(*, user_id: int, name: str, chat_traces: "Traces | None") -> None:
     """Django's admin log keeps every row's name as it read when someone acted on it: the rows about
     the person (their account, their lines, the reports about them) are named by id from now on, the
     text of their lines goes from what was written about those rows, and their name from every entry.
@@ -191,7 +206,7 @@ def _admin_log_forget(*, user_id: int, name: str, chat_traces: chat_selectors.Tr
     erased_name = account_services.ERASED_USERNAME % user_id
     user_type = ContentType.objects.get_for_model(User)
     about_them = Q(content_type=user_type, object_id=str(user_id))
-    for model, ids in chat_traces.rows.items():
+    for model, ids in chat_traces.rows.items() if chat_traces else ():
         about_them |= Q(
             content_type=ContentType.objects.get_for_model(model), object_id__in=[str(pk) for pk in ids]
         )
@@ -206,7 +221,7 @@ def _admin_log_forget(*, user_id: int, name: str, chat_traces: chat_selectors.Tr
         if entry.pk in about_ids:
             mine = entry.content_type_id == user_type.pk
             entry.object_repr = erased_name if mine else f"#{entry.object_id}"
-            entry.change_message = _without(entry.change_message, chat_traces.texts)
+            entry.change_message = _without(entry.change_message, chat_traces.texts if chat_traces else ())
         entry.object_repr = named.sub(erased_name, entry.object_repr)
         entry.change_message = named.sub(erased_name, entry.change_message)
     LogEntry.objects.bulk_update(entries, ["object_repr", "change_message"])

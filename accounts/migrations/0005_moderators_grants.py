@@ -2,6 +2,7 @@
 place every right of the group is granted. It takes back what the earlier migrations gave that
 moderation does not need (friendships, friend requests, blocks and notices)."""
 
+from django.apps import apps
 from django.db import migrations
 
 from accounts import moderators
@@ -16,7 +17,8 @@ class Migration(migrations.Migration):
         ("gameplay", "0007_match_clock_check_at"),
         ("ratings", "0002_moderators_void"),
         ("social", "0002_moderators_read"),
-        ("chat", "0002_moderators"),
+        # The chat may be left out (``CHAT_ENABLED``): then it grants nothing, and is not waited for.
+        *([("chat", "0002_moderators")] if apps.is_installed("chat") else []),
     ]
 
     # Going back leaves the group as it is: the earlier grants are history, not undone.

@@ -43,6 +43,11 @@ INSTALLED_APPS = [
     "axes",
 ]
 
+CHAT_ENABLED = env_bool("CHAT_ENABLED", True)
+"""The table chat. Off, the ``chat`` app is left out: the tables play on, with no chat on their pages."""
+if not CHAT_ENABLED:
+    INSTALLED_APPS.remove("chat")
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.RequestIdMiddleware",
@@ -75,6 +80,7 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "config.context_processors.optional_apps",
             ],
         },
     },
