@@ -1,5 +1,9 @@
 """Șeptică Americană, the shedding game of RULES.md §1, as a ``core.Game``.
 
+One module, long on purpose: it is the game's complete rules, read top to bottom against
+RULES.md §1, with the fast ``playout`` asking the rulebook's questions again beside it;
+split, one rule would be scattered across files, its fast copy far from the readable one.
+
 Hands are bit masks (bit ``c`` set when the hand holds card ``c``), so "which
 cards fit" is one AND with a precomputed mask and a hand is one int to copy.
 The stock is a list with its top card last (``pop()`` draws); the pile is a

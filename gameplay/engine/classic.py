@@ -1,5 +1,9 @@
 """Classic Șeptică: capture the tens and aces (RULES.md §2).
 
+One module, long on purpose: it is the game's complete rules, read top to bottom against
+RULES.md §2, with the fast ``playout`` playing the same rules on local variables beside
+``apply``; split, one rule would be scattered across files, its fast copy far from the readable one.
+
 Points RULES.md leaves open, decided as a Romanian table would expect (each is tested):
 - Deal 1's leader is drawn from the seed before the shuffle. "rotate" moves the lead one seat on
   from the previous deal's first leader. "winner" gives it to the last deal's winner; in teams to
