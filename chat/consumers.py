@@ -10,7 +10,8 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
 from accounts.selectors import still_active
-from gameplay.consumers import SHARED_TABLES, TableConsumer
+from gameplay.consumers import TableConsumer
+from gameplay.shared_tables import SHARED_TABLES
 from gameplay.socket_parts import TableSocketPart
 from tables.consumers import BANNED_WORDS, off_thread
 from tables.fragments import FORBIDDEN

@@ -21,11 +21,12 @@ from redis.asyncio import Redis
 from bench.management.commands.loadbench import hand_shown
 from config.asgi import application
 from gameplay import presence, services
-from gameplay.consumers import SHARED_TABLES, TABLE_NEWS, echo_key
+from gameplay.consumers import TABLE_NEWS, echo_key
 from gameplay.engine import get_game
 from gameplay.frames import Frame, parse_frame
 from gameplay.games.words import card_name
 from gameplay.models import Match, Move
+from gameplay.shared_tables import SHARED_TABLES
 from tables import events
 from tables import services as table_services
 from tables.consumers import LOBBY_NEWS, TOO_MANY_FRAMES, TRY_AGAIN_LATER
