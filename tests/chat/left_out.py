@@ -1,11 +1,14 @@
 """A site with the chat left out (``CHAT_ENABLED=0``), run as its own process by ``test_left_out``: its
-checks pass, a table's page and socket serve without any chat, and a move made by frame is answered.
+checks pass, a table's page and socket, the privacy pages and the data download say nothing of a chat,
+and a move made by frame is answered.
 
 Run as ``python -m tests.chat.left_out`` with the test database's ``DATABASE_URL``; exits non-zero on the
 first thing that fails."""
 
 import asyncio
+import io
 import json
+import zipfile
 
 import django
 
@@ -15,16 +18,21 @@ async def play() -> None:
     from django.test import Client
     from django.urls import reverse
 
+    from privacy.export import README_FILE, archive
     from tests.channels import open_socket
     from tests.gameplay.helpers import human_match, live_state
 
-    match, users = await sync_to_async(human_match)("americana", 2, prefix="nochat")
+    match, users = await sync_to_async(human_match)("americana", 2, prefix="quiet")
     client = Client(HTTP_HOST="127.0.0.1")  # not run by the test runner: no "testserver" host
     await sync_to_async(client.force_login)(users[0])
     page = await sync_to_async(client.get)(reverse("gameplay:table", args=[match.table_id]))
     assert page.status_code == 200 and 'id="chat"' not in page.text, page.status_code
-    policy = await sync_to_async(client.get)(reverse("privacy:policy"))
-    assert policy.status_code == 200, policy.status_code
+    for name in ("privacy:policy", "privacy:data", "privacy:close"):
+        said = await sync_to_async(client.get)(reverse(name))
+        assert said.status_code == 200 and "chat" not in said.text.lower(), (name, said.status_code)
+    readme = await sync_to_async(archive)(users[0])
+    with zipfile.ZipFile(io.BytesIO(readme)) as zipped:
+        assert "chat" not in zipped.read(README_FILE).decode().lower()
 
     sockets = [await open_socket(f"/ws/tables/{match.table_id}/", user) for user in users]
     for socket in sockets:
