@@ -162,12 +162,12 @@ class TableConsumer(CountedSocket, LiveConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.sent: frames.Sent = {}
-        self.parts = tuple(part(self) for part in socket_parts.registered())
-        for part in self.parts:
-            await part.connect()
         if not await off_thread(self.may_watch)():
             await self.close(code=FORBIDDEN)
             return
+        self.parts = tuple(part(self) for part in socket_parts.registered())
+        for part in self.parts:
+            await part.connect()
         try:
             await TABLE_NEWS.join(self.channel_layer, self.table_id, self)
         except Exception:

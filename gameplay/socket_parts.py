@@ -17,7 +17,8 @@ class TableSocketPart:
         self.page = page
 
     async def connect(self) -> None:
-        """Before the page joins its table's news: whatever the part's handlers need from the start."""
+        """Once the reader may watch the table, before the page joins its news: whatever the part's handlers
+        need from the start (a socket turned away costs its parts nothing)."""
 
     def first_text(self) -> str:
         """What the part adds to the page's first screen (on a worker thread: it may read the

@@ -173,9 +173,10 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
         return False
     account_services.user_shut_out(user=user)
     with transaction.atomic(durable=True):
-        name, chat_traces = user.username, _chat_forget(user_id=user.pk)
+        name = user.username
         gameplay_services.participations_forget(user_id=user.pk)
         social_services.person_forget(user_id=user.pk)
+        chat_traces = _chat_forget(user_id=user.pk)
         DataExport.objects.filter(user=user).delete()
         erased = account_services.user_erase(user=user)
         if erased:
