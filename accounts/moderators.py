@@ -98,6 +98,12 @@ def duty_names() -> list[str]:
     return [str(DUTIES[permission]) for permission in granted() if permission in DUTIES]
 
 
+def never_shown_names() -> list[str]:
+    """``NEVER_SHOWN`` of the apps installed, in the active language, as the privacy page lists them: an
+    app left out keeps nothing to hide."""
+    return [str(name) for key, name in NEVER_SHOWN.items() if global_apps.is_installed(key.split(".")[0])]
+
+
 def _made_later(apps, app_label: str, codename: str) -> bool:
     """Whether ``codename`` belongs to a model of the code as it is now that the migration state
     ``apps`` does not hold yet (a later migration creates it)."""

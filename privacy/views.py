@@ -33,7 +33,7 @@ def policy(request: HttpRequest) -> HttpResponse:
         "language_cookie": settings.LANGUAGE_COOKIE_NAME,
         "moderators_read": moderators.read_names(),
         "moderators_do": moderators.duty_names(),
-        "moderators_never_see": [str(name) for name in moderators.NEVER_SHOWN.values()],
+        "moderators_never_see": moderators.never_shown_names(),
     }
     return render(request, "privacy/policy.html", context)
 

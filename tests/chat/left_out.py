@@ -30,6 +30,7 @@ async def play() -> None:
     for name in ("privacy:policy", "privacy:data", "privacy:close"):
         said = await sync_to_async(client.get)(reverse(name))
         assert said.status_code == 200 and "chat" not in said.text.lower(), (name, said.status_code)
+        assert "whom someone ignores" not in said.text, name  # the chat's ignores: none to hide
     readme = await sync_to_async(archive)(users[0])
     with zipfile.ZipFile(io.BytesIO(readme)) as zipped:
         assert "chat" not in zipped.read(README_FILE).decode().lower()
