@@ -179,7 +179,13 @@ def _social(user: User) -> dict[str, list[dict[str, Any]]]:
             for b in Block.objects.filter(blocker=user).select_related("blocked").order_by("created_at")
         ],
         "notices": [
-            {"kind": n.kind, "from": n.sender.public_name, "table": n.table_id, "time": _time(n.created_at)}
+            {
+                "kind": n.kind,
+                "from": n.sender.public_name if n.sender else "",
+                "table": n.table_id,
+                "about": n.subject,
+                "time": _time(n.created_at),
+            }
             for n in Notice.objects.filter(recipient=user).select_related("sender").order_by("created_at")
         ],
     }

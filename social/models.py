@@ -136,13 +136,21 @@ class Notice(models.Model):
         FRIEND_REQUEST = "friend_request", _("friend request")
         FRIEND_ACCEPTED = "friend_accepted", _("friend request accepted")
         INVITATION = "invitation", _("invitation to a table")
+        TOURNAMENT_STARTING = "tournament", _("a tournament is starting")
+        TOURNAMENT_CANCELLED = "tournament_off", _("a tournament was cancelled")
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices", verbose_name=_("for")
     )
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     sender = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("from")
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("from"),
+        help_text=_("None: the site's own notice (a tournament starting)."),
     )
     table = models.ForeignKey(
         "tables.Table",
@@ -152,6 +160,8 @@ class Notice(models.Model):
         related_name="+",
         verbose_name=_("table"),
     )
+    subject = models.CharField(_("about"), max_length=80, blank=True, help_text=_("A tournament's name."))
+    link = models.CharField(_("link"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("sent"), auto_now_add=True)
     read_at = models.DateTimeField(_("read"), null=True, blank=True)
     closed = models.BooleanField(

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "ratings",
     "social",
     "chat",
+    "tournaments",
     "bots",
     "history",
     "practice",
@@ -177,6 +178,18 @@ POOL_WINDOW_PER_SECOND = float(os.environ.get("POOL_WINDOW_PER_SECOND", "25"))
 and the window widens by POOL_WINDOW_PER_SECOND points for each second of the wait."""
 POOL_PAIRED_KEPT_SECONDS = 300
 """How long a pool entry remembers the table it was given, for a page that missed the news."""
+TOURNAMENT_TICK_SECONDS = float(os.environ.get("TOURNAMENT_TICK_SECONDS", "1"))
+"""How often Celery beat starts, pairs, moves on and ends the running tournaments (an arena also pairs
+at once on every join and every match's end)."""
+TOURNAMENT_GRACE_SECONDS = float(os.environ.get("TOURNAMENT_GRACE_SECONDS", "20"))
+"""A player whose tournament page has not been heard of for this long (and whose last match ended longer
+ago) is paused: not seated again until the page is back."""
+TOURNAMENT_SEEN_EVERY_SECONDS = float(os.environ.get("TOURNAMENT_SEEN_EVERY_SECONDS", "5"))
+"""How often a server process tells the tournaments that the pages showing them are still open."""
+TOURNAMENT_PUSH_SECONDS = float(os.environ.get("TOURNAMENT_PUSH_SECONDS", "1.5"))
+"""A tournament's standings are rendered and pushed to its pages at most this often."""
+TOURNAMENT_CALENDAR_SECONDS = float(os.environ.get("TOURNAMENT_CALENDAR_SECONDS", "60"))
+"""How often Celery beat makes the calendar's tournaments that are due to be announced."""
 SITE_COUNTS_SECONDS = 5
 """How long the counts of people online and at tables are kept before they are counted again."""
 CHAT_SETTINGS_ANNOUNCE_SECONDS = float(os.environ.get("CHAT_SETTINGS_ANNOUNCE_SECONDS", "1"))
@@ -224,6 +237,16 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ratings.tasks.catch_up",
         "schedule": RATINGS_CATCH_UP_SECONDS,
         "options": {"expires": RATINGS_CATCH_UP_SECONDS},
+    },
+    "tournaments-tick": {
+        "task": "tournaments.tasks.tick",
+        "schedule": TOURNAMENT_TICK_SECONDS,
+        "options": {"expires": TOURNAMENT_TICK_SECONDS},
+    },
+    "tournaments-calendar": {
+        "task": "tournaments.tasks.calendar",
+        "schedule": TOURNAMENT_CALENDAR_SECONDS,
+        "options": {"expires": TOURNAMENT_CALENDAR_SECONDS},
     },
     "retention": {
         "task": "privacy.tasks.retention",

@@ -52,6 +52,11 @@ CHAT = Area("Chat")
 RATED = Area("Rated play")
 ACCOUNTS = Area("Accounts")
 OWN_DATA = Area("A person's own data")
+TOURNAMENTS = Area(
+    "Tournaments",
+    "Joining and leaving spend one budget (a join, a pause, a withdrawal, a return alike); an address's is "
+    "twice a person's.",
+)
 PRACTICE = Area(
     "Practice uploads",
     "A long match counts as several uploads (the longest allowed as the whole burst), and one refused "
@@ -255,6 +260,36 @@ LIMITS = [
         "(about 35 bytes each) and the rest.",
         PRACTICE,
         fixed=True,
+    ),
+    Limit(
+        "TOURNAMENT_ENTRIES_PER_MINUTE",
+        10,
+        "Times a person may join, pause, withdraw from or come back to tournaments in a minute.",
+        TOURNAMENTS,
+    ),
+    Limit(
+        "TOURNAMENT_ENTRIES_PER_ADDRESS_PER_MINUTE",
+        20,
+        "Tournament joins, pauses and withdrawals from one browser address in a minute.",
+        TOURNAMENTS,
+    ),
+    Limit(
+        "TOURNAMENTS_CREATED_PER_DAY",
+        3,
+        "Private tournaments a person may create in a day.",
+        TOURNAMENTS,
+    ),
+    Limit(
+        "TOURNAMENTS_CREATED_PER_ADDRESS_PER_DAY",
+        6,
+        "Private tournaments created from one browser address in a day, whatever its accounts.",
+        TOURNAMENTS,
+    ),
+    Limit(
+        "TOURNAMENT_MAX_PLAYERS",
+        2000,
+        "The most players one tournament takes; a private one takes at most 64.",
+        TOURNAMENTS,
     ),
     Limit(
         "PRACTICE_MATCHES_KEPT",

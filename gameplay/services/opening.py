@@ -71,17 +71,27 @@ def play_now(*, user, game: str, fast_bots: bool = False) -> Table:
     return table
 
 
-def table_for_people(*, people: list, game: str, options: dict, rated: bool, bot_level: str = "") -> Table:
-    """A public table of ``game`` for ``people`` the pairing pool brought together, in that order from
-    seat 0 (the first hosts); with ``bot_level``, bots of that level in the seats left. ``rated``: the
-    pool's rated side (``tables.rated`` still decides: bots, or the same people too often today, make
-    it casual). Its match starts at once. Inside the caller's transaction."""
+def table_for_people(
+    *,
+    people: list,
+    game: str,
+    options: dict,
+    rated: bool,
+    bot_level: str = "",
+    turn_clock: int = PLAY_NOW_CLOCK,
+    is_private: bool = False,
+) -> Table:
+    """A table of ``game`` for ``people`` the pairing pool (or a tournament) brought together, in that
+    order from seat 0 (the first hosts); with ``bot_level``, bots of that level in the seats left.
+    ``rated``: the pool's rated side (``tables.rated`` still decides: bots, a private table, or the same
+    people too often today, make it casual). Its match starts at once. Inside the caller's
+    transaction."""
     table = table_services.table_new(
         host=people[0],
         game=game,
         options=options_validate(game=game, options=options),
-        turn_clock=PLAY_NOW_CLOCK,
-        is_private=False,
+        turn_clock=turn_clock,
+        is_private=is_private,
         rated_wanted=rated,
     )
     table = table_services.table_lock(table.pk)

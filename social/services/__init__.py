@@ -32,6 +32,7 @@ from .pool import (
     pool_join,
     pool_key,
     pool_leave,
+    pool_leave_within,
     pool_left_for_seat,
     pool_opened,
     pool_options,
@@ -41,7 +42,7 @@ from .pool import (
     pool_side,
     pool_tick,
 )
-from .shared import SocialError
+from .shared import SocialError, notify
 
 __all__ = [
     "POOL_CASUAL",
@@ -60,10 +61,12 @@ __all__ = [
     "notice_close",
     "notices_forget_old",
     "notices_read",
+    "notify",
     "person_forget",
     "pool_join",
     "pool_key",
     "pool_leave",
+    "pool_leave_within",
     "pool_left_for_seat",
     "pool_opened",
     "pool_options",

@@ -23,7 +23,7 @@ from ratings.selectors import shown_ratings
 from tables.models import BotLevel, Game, Seat, Table
 from tables.services import TableError
 
-from .. import events, matching
+from .. import events, matching, signals
 from ..models import Block, PoolEntry
 from .shared import SocialError
 
@@ -134,6 +134,7 @@ def pool_join(
             return entry  # already paired: the page opens its table
         if _busy([user.pk]):
             raise SocialError(_("You are already at a table: finish its match or leave it first."))
+        signals.pool_joining.send(sender=PoolEntry, user=user)
         now = timezone.now()
         rating = shown_ratings(user_ids=[user.pk], game=game)[user.pk]
         key = pool_key(game, options, pool_side(user=user, casual=casual))
@@ -168,6 +169,12 @@ def pool_leave(*, user) -> int | None:
     table_id = entry.table_id
     entry.delete()
     return table_id
+
+
+def pool_leave_within(*, user_ids: list[int]) -> None:
+    """``user_ids`` stop looking, inside the caller's transaction (they join a tournament, or one they
+    joined starts). A pairing holding their entries is waited for; a table it made stays theirs."""
+    PoolEntry.objects.filter(user_id__in=user_ids, table__isnull=True).delete()
 
 
 def pool_seen(*, user_ids: list[int]) -> dict[int, int]:

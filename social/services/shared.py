@@ -14,8 +14,14 @@ class SocialError(Exception):
     """A request the social layer refuses; the text is for the person."""
 
 
-def notify(*, recipient_id: int, kind: str, sender, table_id: int | None = None) -> Notice:
-    notice = Notice.objects.create(recipient_id=recipient_id, kind=kind, sender=sender, table_id=table_id)
+def notify(
+    *, recipient_id: int, kind: str, sender, table_id: int | None = None, subject: str = "", link: str = ""
+) -> Notice:
+    """Keep a notice for ``recipient_id`` and show it on their open pages once the transaction
+    commits. ``sender`` None: the site's own (a tournament starting), about ``subject`` at ``link``."""
+    notice = Notice.objects.create(
+        recipient_id=recipient_id, kind=kind, sender=sender, table_id=table_id, subject=subject, link=link
+    )
     events.notice_new(recipient_id, notice.pk)
     return notice
 

@@ -1,0 +1,59 @@
+"""The tournaments' writes. Import them from here (``from tournaments import services``); each job has
+a module:
+
+- ``entering``: joining (or coming back), pausing and withdrawing, the tournament page's heartbeat,
+  the entry rules, a private tournament made by a player.
+- ``arena``: seating whoever waits in an arena, nearest in the standing.
+- ``swiss``: a Swiss round made (byes, tables within score groups).
+- ``scoring``: a tournament table's match scored, when gameplay says it was decided or the tick finds
+  it missed.
+- ``lifecycle``: the calendar, the start (or a cancellation for want of players), moving on, the end
+  with its podium and trophies; the tick that runs them.
+- ``moderation``: disqualifying a player, cancelling a tournament.
+- ``tables`` and ``shared``, below them all: seating a pairing's groups; the refusal, the budget, the
+  lock order.
+
+Rows: every row of ``tournaments.models`` is written in this package only.
+"""
+
+from .arena import arena_pair, standing_order
+from .entering import (
+    entry_refusal,
+    shape_check,
+    tournament_create_private,
+    tournament_join,
+    tournament_seen,
+    tournament_withdraw,
+)
+from .lifecycle import (
+    calendar_make,
+    match_decided,
+    scores_catch_up,
+    swiss_move_on,
+    table_scored_move_on,
+    tick,
+    tournament_url,
+)
+from .moderation import player_disqualify, tournament_cancel
+from .shared import TournamentError
+
+__all__ = [
+    "TournamentError",
+    "arena_pair",
+    "calendar_make",
+    "entry_refusal",
+    "match_decided",
+    "player_disqualify",
+    "scores_catch_up",
+    "shape_check",
+    "standing_order",
+    "swiss_move_on",
+    "table_scored_move_on",
+    "tick",
+    "tournament_cancel",
+    "tournament_create_private",
+    "tournament_join",
+    "tournament_seen",
+    "tournament_url",
+    "tournament_withdraw",
+]

@@ -1,0 +1,70 @@
+"""The arena's pairing: whoever waits at the tournament page is seated as soon as a table's worth of
+people waits, with those nearest in the standing (``arithmetic.arena_tables``)."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from .. import arithmetic
+from ..models import Kind, Tournament
+from .shared import busy, free_of_tables, lock_tournament, playing
+from .tables import apart, seat_tables
+
+
+def standing_order(tournament: Tournament) -> dict[int, int]:
+    """Each player's place in the standing now, from 0 (points, then rating): who sits with whom.
+    Before anyone has points it is the rating order, as the first round's pairing asks."""
+    rows = playing(tournament).order_by("-points", "-rating", "user_id").values_list("user_id", flat=True)
+    return {user_id: rank for rank, user_id in enumerate(rows)}
+
+
+def waiting_entries(tournament: Tournament, now):
+    """The entries waiting for a table: in the tournament, not paused, at no table of it, and with
+    their page open (heard of within the grace) or their last match just over (the page is on its way
+    back)."""
+    grace = now - timedelta(seconds=settings.TOURNAMENT_GRACE_SECONDS)
+    return (
+        playing(tournament)
+        .filter(free_of_tables(), paused=False)
+        .filter(Q(seen_at__gte=grace) | Q(free_since__gte=grace))
+    )
+
+
+@transaction.atomic(durable=True)
+def arena_pair(*, tournament_id: int) -> dict[int, int]:
+    """Seat every full table the waiting players make, in one transaction: a pairing that fails (a
+    killed worker) seats nobody, and two at once never seat anyone twice (the second skips the
+    tournament). Who was sent where (person → table)."""
+    tournament = lock_tournament(tournament_id, skip_locked=True)
+    now = timezone.now()
+    if (
+        tournament is None
+        or tournament.kind != Kind.ARENA
+        or tournament.status != Tournament.Status.RUNNING
+        or now >= tournament.ends_at
+    ):
+        return {}
+    entries = {
+        entry.user_id: entry
+        for entry in waiting_entries(tournament, now).select_for_update(of=("self",)).select_related("user")
+    }
+    for user_id in busy(entries):  # at a table elsewhere meanwhile (the lobby): not waiting
+        del entries[user_id]
+    size = tournament.players_at_table
+    if len(entries) < size:
+        return {}
+    ranks = standing_order(tournament)
+    waiting = [
+        arithmetic.Waiting(
+            user=user_id,
+            rank=ranks[user_id],
+            waited=(now - (entry.free_since or entry.joined_at)).total_seconds(),
+            last_opponents=frozenset(entry.last_table_mates),
+        )
+        for user_id, entry in entries.items()
+    ]
+    groups = arithmetic.arena_tables(waiting, size, teams=tournament.teams, apart=apart(list(entries)))
+    return seat_tables(tournament, groups, entries)
