@@ -20,6 +20,7 @@ from accounts.services import login_name
 from gameplay.models import Match, Move, Participant, RoundResult, SeatChange
 from ratings.models import Rating, RatingChange
 from social.models import Block, FriendRequest, Friendship, Notice
+from tournaments.models import Entry, Trophy
 
 FORMAT = "septica-personal-data/1"
 DATA_FILE = "data.json"
@@ -160,6 +161,30 @@ def _ratings(user: User) -> dict[str, list[dict[str, Any]]]:
     }
 
 
+def _tournaments(user: User) -> dict[str, list[dict[str, Any]]]:
+    return {
+        "tournaments": [
+            {
+                "tournament": e.tournament.name,
+                "kind": e.tournament.kind,
+                "game": e.tournament.game,
+                "starts": _time(e.tournament.starts_at),
+                "joined": _time(e.joined_at),
+                "points": e.points,
+                "matches": e.matches,
+                "wins": e.wins,
+                "place": e.rank,
+                "disqualified": _time(e.disqualified_at),
+            }
+            for e in Entry.objects.filter(user=user).select_related("tournament").order_by("joined_at")
+        ],
+        "trophies": [
+            {"tournament": t.tournament.name, "place": t.place, "points": t.points, "won": _time(t.won_at)}
+            for t in Trophy.objects.filter(user=user).select_related("tournament").order_by("won_at")
+        ],
+    }
+
+
 def _social(user: User) -> dict[str, list[dict[str, Any]]]:
     return {
         "friends": [
@@ -245,6 +270,7 @@ def person_data(user: User) -> dict[str, Any]:
         **_logins(user),
         "matches": list(_matches(user)),
         **_ratings(user),
+        **_tournaments(user),
         **_social(user),
         **_chat(user),
     }

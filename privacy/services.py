@@ -25,6 +25,7 @@ from accounts import services as account_services
 from accounts.models import User
 from gameplay import services as gameplay_services
 from social import services as social_services
+from tournaments import services as tournament_services
 
 from . import export
 from .models import DataExport, ErasedAccount
@@ -176,6 +177,7 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
         name = user.username
         gameplay_services.participations_forget(user_id=user.pk)
         social_services.person_forget(user_id=user.pk)
+        tournament_services.person_forget(user_id=user.pk)
         chat_traces = _chat_forget(user_id=user.pk)
         DataExport.objects.filter(user=user).delete()
         erased = account_services.user_erase(user=user)

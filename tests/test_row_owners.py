@@ -2,7 +2,8 @@
 Match, Move, RoundResult, Participant and SeatChange rows in the ``gameplay/services/`` package only;
 ratings in ``ratings/services.py``; pool entries, friends, blocks and notices in the
 ``social/services/`` package; the chat's messages, reports, ignores, suspensions, moderation records and
-word list in ``chat/services.py``; reserved names in ``accounts/services.py``; data downloads in
+word list in ``chat/services.py``; tournaments, their entries, tables, scores, trophies, calendar and
+moderators' actions in the ``tournaments/services/`` package; reserved names in ``accounts/services.py``; data downloads in
 ``privacy/services.py``."""
 
 import ast
@@ -22,6 +23,7 @@ APPS = (
     "ratings",
     "social",
     "chat",
+    "tournaments",
     "privacy",
 )
 WRITES = {
@@ -62,6 +64,13 @@ MODELS = {
     "BannedWord": "chat/services.py",
     "ReservedName": "accounts/services.py",
     "DataExport": "privacy/services.py",
+    "Schedule": "tournaments/services/",
+    "Tournament": "tournaments/services/",
+    "Entry": "tournaments/services/",
+    "Pairing": "tournaments/services/",
+    "Score": "tournaments/services/",
+    "Trophy": "tournaments/services/",
+    "ModeratorAction": "tournaments/services/",
 }
 """A write's receiver, by a name along its chain, and the one file (or package, ending in "/") that may
 write it."""

@@ -10,6 +10,7 @@ a module:
 - ``lifecycle``: the calendar, the start (or a cancellation for want of players), moving on, the end
   with its podium and trophies; the tick that runs them.
 - ``moderation``: disqualifying a player, cancelling a tournament.
+- ``forgetting``: what an erased account leaves behind.
 - ``tables`` and ``shared``, below them all: seating a pairing's groups; the refusal, the budget, the
   lock order.
 
@@ -25,6 +26,7 @@ from .entering import (
     tournament_seen,
     tournament_withdraw,
 )
+from .forgetting import person_forget
 from .lifecycle import (
     calendar_make,
     match_decided,
@@ -43,6 +45,7 @@ __all__ = [
     "calendar_make",
     "entry_refusal",
     "match_decided",
+    "person_forget",
     "player_disqualify",
     "scores_catch_up",
     "shape_check",
