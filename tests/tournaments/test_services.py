@@ -1,0 +1,189 @@
+"""The tournaments' services on PostgreSQL and Redis: an arena and a Swiss event from the first join to
+the podium, the doors that refuse, and what moderators do."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from social.models import Notice
+from tables.models import Seat, Table
+from tournaments import services
+from tournaments.models import Entry, Pairing, Score, Tournament
+
+from .conftest import entered, open_tables, play_out
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def seated_once(event: Tournament) -> dict[int, int]:
+    """Person → their open table in ``event``; fails if anyone sits at two."""
+    seen: dict[int, int] = {}
+    for table_id, seats in open_tables(event).items():
+        for user_id in seats:
+            assert user_id not in seen, f"{user_id} sits at tables {seen[user_id]} and {table_id}"
+            seen[user_id] = table_id
+    return seen
+
+
+def test_arena_starts_notifies_each_and_seats_the_waiting_by_standing(people):
+    from .conftest import tournament
+
+    event = tournament(starts_in=timedelta(seconds=30))
+    for person in people[:5]:
+        services.tournament_join(user=person, tournament_id=event.pk)
+    assert Entry.objects.filter(tournament=event).count() == 5
+    assert not Pairing.objects.exists()  # nobody is seated before the start
+
+    services.tick()  # not yet due: nothing happens
+    assert Tournament.objects.get(pk=event.pk).status == Tournament.Status.UPCOMING
+    Tournament.objects.filter(pk=event.pk).update(starts_at=timezone.now())
+    services.tick()
+
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.RUNNING
+    notified = Notice.objects.filter(kind=Notice.Kind.TOURNAMENT_STARTING, subject=event.name)
+    assert sorted(notified.values_list("recipient_id", flat=True)) == sorted(p.pk for p in people[:5])
+    tables = open_tables(event)
+    # Nearest in the standing (the rating order before any points): 1900 with 1800, 1700 with 1600.
+    assert sorted(tables.values()) == [[people[0].pk, people[1].pk], [people[2].pk, people[3].pk]]
+    assert all(len(seats) == 2 for seats in tables.values())
+    for table_id, seats in tables.items():
+        at_table = Seat.objects.filter(table_id=table_id).order_by("position")
+        assert list(at_table.values_list("user_id", flat=True)) == seats
+    seated_once(event)
+    waiting = Entry.objects.get(tournament=event, user=people[4])
+    assert waiting.table_id is None
+
+
+def expected_points(match, seats: list[int]) -> dict[int, tuple[int, bool]]:
+    """Person → (points by place, won) for a decided two-seat match: win 2, level 1, loss 0."""
+    winners = match.result["winners"]
+    if len(winners) == 1:
+        return {user_id: (2, True) if seat in winners else (0, False) for seat, user_id in enumerate(seats)}
+    return dict.fromkeys(seats, (1, False))
+
+
+def test_arena_match_scores_by_place_streak_doubles_and_the_players_are_seated_again(running_arena, people):
+    ana, ion = people[:2]
+    services.tournament_join(user=ana, tournament_id=running_arena.pk)
+    assert open_tables(running_arena) == {}  # one person is not a table
+    services.tournament_join(user=ion, tournament_id=running_arena.pk)
+    ((table_id, seats),) = open_tables(running_arena).items()
+
+    match = play_out(table_id)
+    pairing = Pairing.objects.get(table_id=table_id)
+    assert pairing.scored_at is not None and pairing.counted  # scored by the match_finished signal
+    expected = expected_points(match, seats)
+    for user_id, (points, won) in expected.items():
+        score = Score.objects.get(pairing=pairing, entry__user_id=user_id)
+        assert (score.points, score.won, score.doubled, score.counted) == (points, won, False, True)
+        entry = Entry.objects.get(tournament=running_arena, user_id=user_id)
+        assert (entry.points, entry.matches, entry.wins, entry.streak) == (points, 1, int(won), int(won))
+    # Free at once, and seated again by the same signal (two people: the crowd allows no other table).
+    ((next_table, next_seats),) = open_tables(running_arena).items()
+    assert next_table != table_id and sorted(next_seats) == sorted(seats)
+
+    # Both have won twice in a row: the next win counts double (played until a match has a winner;
+    # a level on the way ends the streak).
+    for seed in range(1, 20):
+        Entry.objects.filter(tournament=running_arena).update(streak=2, points=10)
+        match = play_out(next_table, seed=seed)
+        for user_id, (points, won) in expected_points(match, next_seats).items():
+            score = Score.objects.get(pairing__table_id=next_table, entry__user_id=user_id)
+            entry = Entry.objects.get(tournament=running_arena, user_id=user_id)
+            assert score.points == (4 if won else points) and score.doubled == won
+            assert (entry.points, entry.streak) == (10 + score.points, 3 if won else 0)
+        if match.result["winners"]:
+            break
+        ((next_table, next_seats),) = open_tables(running_arena).items()
+    assert match.result["winners"], "no match of twenty had a winner"
+
+
+def test_a_person_whose_page_went_quiet_is_paused_and_not_seated(running_arena, people):
+    quiet = timezone.now() - timedelta(minutes=5)
+    for person in people[:3]:
+        entered(running_arena, person)
+    entered(running_arena, people[3], seen_at=quiet, free_since=quiet)
+
+    sent = services.arena_pair(tournament_id=running_arena.pk)
+
+    assert people[3].pk not in sent
+    assert len(sent) == 2 and set(sent) <= {p.pk for p in people[:3]}
+    seated_once(running_arena)
+
+
+def test_withdrawing_before_the_start_leaves_during_it_pauses_and_joining_again_comes_back(people):
+    from .conftest import tournament
+
+    upcoming = tournament()
+    services.tournament_join(user=people[0], tournament_id=upcoming.pk)
+    assert services.tournament_withdraw(user=people[0], tournament_id=upcoming.pk) is None
+    assert not Entry.objects.filter(tournament=upcoming).exists()
+
+    running = tournament(status=Tournament.Status.RUNNING, starts_in=timedelta(minutes=-1))
+    services.tournament_join(user=people[0], tournament_id=running.pk)
+    paused = services.tournament_withdraw(user=people[0], tournament_id=running.pk)
+    assert paused.paused and Entry.objects.get(pk=paused.pk).paused
+    services.tournament_join(user=people[1], tournament_id=running.pk)
+    assert open_tables(running) == {}  # the paused one is not seated
+
+    back = services.tournament_join(user=people[0], tournament_id=running.pk)
+    assert back.pk == paused.pk and not Entry.objects.get(pk=paused.pk).paused
+    assert sorted(next(iter(open_tables(running).values()))) == sorted([people[0].pk, people[1].pk])
+
+
+def test_the_end_keeps_ranks_gives_trophies_and_a_match_still_running_scores_nothing(running_arena, people):
+    for person in people[:4]:
+        services.tournament_join(user=person, tournament_id=running_arena.pk)
+    (first, first_seats), (late, late_seats) = open_tables(running_arena).items()
+    play_out(first)
+    Tournament.objects.filter(pk=running_arena.pk).update(ends_at=timezone.now())
+
+    services.tick()
+
+    running_arena.refresh_from_db()
+    assert running_arena.status == Tournament.Status.FINISHED and running_arena.finished_at is not None
+    assert Table.objects.get(pk=late).status in Table.NOT_OVER  # finishes, but after the end
+    standing = {entry.user_id: entry for entry in Entry.objects.filter(tournament=running_arena)}
+    assert sorted(entry.rank for entry in standing.values()) == [1, 2, 3, 4]
+    played = sorted(first_seats, key=lambda user_id: standing[user_id].rank)
+    assert standing[played[0]].points >= standing[played[1]].points
+    # The podium: only those who played a match (the late table's players had none counted).
+    trophies = dict(running_arena.trophies.values_list("user_id", "place"))
+    assert trophies == {user_id: standing[user_id].rank for user_id in first_seats}
+
+    play_out(late)
+    pairing = Pairing.objects.get(table_id=late)
+    assert pairing.scored_at is not None and not pairing.counted
+    assert all(not score.counted and score.points == 0 for score in pairing.scores.all())
+    for user_id in late_seats:
+        assert Entry.objects.get(pk=standing[user_id].pk).points == standing[user_id].points
+    # The first table's players were seated again before the end; nobody was after it.
+    assert not running_arena.pairings.filter(made_at__gt=running_arena.finished_at).exists()
+
+
+def test_teams_both_partners_score_their_team_s_place(transactional_db, people):
+    from .conftest import tournament
+
+    four = people[:4]
+    event = tournament(
+        status=Tournament.Status.RUNNING,
+        starts_in=timedelta(minutes=-1),
+        options={"players": 4, "match": "games1", "lead": "rotate"},
+    )
+    for person in four:
+        services.tournament_join(user=person, tournament_id=event.pk)
+    ((table_id, seats),) = open_tables(event).items()
+    # Best and worst partners (seats 0 and 2) against the middle two.
+    assert seats == [four[0].pk, four[1].pk, four[3].pk, four[2].pk]
+    match = play_out(table_id)
+    rows = Score.objects.filter(pairing__table_id=table_id).select_related("entry")
+    scores = {score.entry.user_id: score for score in rows}
+    assert scores[seats[0]].points == scores[seats[2]].points
+    assert scores[seats[1]].points == scores[seats[3]].points
+    assert scores[seats[0]].side == scores[seats[2]].side != scores[seats[1]].side
+    if match.result["winners"]:
+        assert {scores[seats[0]].points, scores[seats[1]].points} == {2, 0}
+    else:
+        assert scores[seats[0]].points == scores[seats[1]].points == 1
