@@ -6,6 +6,8 @@ from datetime import timedelta
 from unittest import mock
 
 import pytest
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
@@ -105,6 +107,19 @@ def tournament_pages():
             yield
     else:
         yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_tournament_budgets() -> None:
+    """Each test's people start with their whole budgets: they are kept in the shared cache by user id,
+    and a new test database numbers its people from 1 again."""
+    cache = caches["default"]
+    if not isinstance(cache, RedisCache):
+        cache.clear()
+        return
+    client = cache._cache.get_client(write=True)
+    if keys := list(client.scan_iter(match="*limit:tournament*")):
+        client.delete(*keys)
 
 
 @pytest.fixture

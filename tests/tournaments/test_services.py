@@ -6,12 +6,18 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from social.models import Notice
+from gameplay import services as gameplay_services
+from social import services as social_services
+from social.models import Notice, PoolEntry
+from social.services import SocialError
+from tables import services as table_services
 from tables.models import Seat, Table
+from tests.factories import make_user
 from tournaments import services
 from tournaments.models import Entry, Pairing, Score, Tournament
+from tournaments.standing import ranked
 
-from .conftest import entered, open_tables, play_out
+from .conftest import CLASSIC_QUICK, entered, open_tables, play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -187,3 +193,229 @@ def test_teams_both_partners_score_their_team_s_place(transactional_db, people):
         assert {scores[seats[0]].points, scores[seats[1]].points} == {2, 0}
     else:
         assert scores[seats[0]].points == scores[seats[1]].points == 1
+
+
+def test_swiss_two_seats_byes_no_rematch_rounds_move_on_the_late_table_scores_level(swiss_event, people):
+    five = people[:5]
+    for person in five:
+        services.tournament_join(user=person, tournament_id=swiss_event.pk)
+    services.tick()
+    swiss_event.refresh_from_db()
+    assert swiss_event.status == Tournament.Status.RUNNING and swiss_event.round == 1
+
+    met: set[frozenset[int]] = set()
+    byes: list[int] = []
+    for round_number in (1, 2, 3):
+        swiss_event.refresh_from_db()
+        assert swiss_event.round == round_number
+        tables = open_tables(swiss_event)
+        assert len(tables) == 2
+        seated = seated_once(swiss_event)
+        (bye,) = {p.pk for p in five} - set(seated)
+        assert Score.objects.filter(entry__user_id=bye, round=round_number, pairing=None).count() == 1
+        byes.append(bye)
+        for seats in tables.values():
+            assert frozenset(seats) not in met, f"round {round_number}: a rematch of {seats}"
+            met.add(frozenset(seats))
+        (first, _), (last, _) = tables.items()
+        play_out(first)
+        swiss_event.refresh_from_db()
+        assert swiss_event.round == round_number  # the round waits for its last table
+        if round_number < 3:
+            play_out(last)
+    assert len(set(byes)) == 3, f"a bye twice: {byes}"
+
+    # The last round's late table: its time runs out, the tick stops it, and it scores as level.
+    late_seats = open_tables(swiss_event)[last]
+    Tournament.objects.filter(pk=swiss_event.pk).update(
+        round_started_at=timezone.now() - timedelta(minutes=11)
+    )
+    services.tick()  # stops the late table
+    services.tick()  # scores it (level) and, the last round over, finishes
+    assert Table.objects.get(pk=last).status not in Table.NOT_OVER
+    late = Score.objects.filter(pairing__table_id=last)
+    assert sorted(late.values_list("entry__user_id", "points")) == sorted(
+        (user_id, 1) for user_id in late_seats
+    )
+
+    swiss_event.refresh_from_db()
+    assert swiss_event.status == Tournament.Status.FINISHED
+    standing = ranked(swiss_event)
+    assert [row.rank for row in standing] == [1, 2, 3, 4, 5]
+    assert all(row.buchholz > 0 for row in standing)  # everyone met opponents who scored
+    assert {entry.user_id: entry.rank for entry in Entry.objects.filter(tournament=swiss_event)} == {
+        row.user: row.rank for row in standing
+    }
+    tie_breaks = [(row.points, row.buchholz, row.sonneborn_berger) for row in standing]
+    assert tie_breaks == sorted(tie_breaks, reverse=True)
+    assert swiss_event.trophies.count() == 3
+
+
+def test_swiss_three_seats_tables_of_three_with_a_bye(transactional_db, people):
+    from .conftest import tournament
+
+    event = tournament(
+        kind="swiss",
+        rounds=2,
+        minutes=10,
+        starts_in=timedelta(seconds=-1),
+        options={"players": 3, "match": "games1", "lead": "rotate"},
+    )
+    for person in people[:4]:
+        services.tournament_join(user=person, tournament_id=event.pk)
+    services.tick()
+    ((table_id, seats),) = open_tables(event).items()
+    assert len(seats) == 3
+    (bye,) = {p.pk for p in people[:4]} - set(seats)
+    match = play_out(table_id)
+    scored = dict(Score.objects.filter(pairing__table_id=table_id).values_list("entry__user_id", "points"))
+    assert sorted(scored.values()) in ([0, 1, 2], [1, 1, 1], [0, 2, 2], [0, 0, 2], [1, 1, 2], [0, 1, 1])
+    assert len(match.result["winners"]) != 1 or max(scored.values()) == 2
+    event.refresh_from_db()
+    assert event.round == 2
+    ((_, seats),) = open_tables(event).items()
+    assert bye in seats  # the bye is not given twice
+
+
+def test_joining_twice_keeps_one_entry(running_arena, people):
+    first = services.tournament_join(user=people[0], tournament_id=running_arena.pk)
+    again = services.tournament_join(user=people[0], tournament_id=running_arena.pk)
+    assert first.pk == again.pk
+    assert Entry.objects.filter(tournament=running_arena).count() == 1
+
+
+def test_joining_while_at_a_lobby_table_is_refused(running_arena, people):
+    lobby_table(people[0])
+    with pytest.raises(services.TournamentError, match="You are at a table"):
+        services.tournament_join(user=people[0], tournament_id=running_arena.pk)
+    assert not Entry.objects.exists()
+
+
+def lobby_table(host) -> Table:
+    return gameplay_services.table_create(
+        host=host, game="classic", options=CLASSIC_QUICK, turn_clock=45, is_private=False
+    )
+
+
+def test_joining_takes_the_person_out_of_the_pool_and_the_pool_refuses_a_tournament_player(
+    running_arena, people
+):
+    social_services.pool_join(
+        user=people[0], game="classic", players=2, length="points8", fill_with_bots=False
+    )
+    assert PoolEntry.objects.filter(user=people[0]).exists()
+    services.tournament_join(user=people[0], tournament_id=running_arena.pk)
+    assert not PoolEntry.objects.filter(user=people[0]).exists()
+    with pytest.raises(SocialError, match="playing in a tournament"):
+        social_services.pool_join(
+            user=people[0], game="classic", players=2, length="points8", fill_with_bots=False
+        )
+
+
+def test_sitting_down_in_the_lobby_pauses_the_tournament_entry(running_arena, people):
+    services.tournament_join(user=people[0], tournament_id=running_arena.pk)
+    table = lobby_table(people[1])
+    table_services.seat_take(table_id=table.pk, user=people[0])
+    assert Entry.objects.get(user=people[0]).paused
+    services.tournament_join(user=people[2], tournament_id=running_arena.pk)
+    assert open_tables(running_arena) == {}  # the paused one is not seated
+
+
+def test_a_full_tournament_refuses_a_newcomer_but_not_one_who_is_in(people):
+    from .conftest import tournament
+
+    event = tournament(max_players=2)
+    for person in people[:2]:
+        services.tournament_join(user=person, tournament_id=event.pk)
+    with pytest.raises(services.TournamentError, match="full"):
+        services.tournament_join(user=people[2], tournament_id=event.pk)
+    services.tournament_join(user=people[0], tournament_id=event.pk)  # already in: changes nothing
+    assert Entry.objects.filter(tournament=event).count() == 2
+
+
+def test_entry_rules(transactional_db):
+    from .conftest import established, tournament
+
+    newcomer = make_user("newcomer", fresh=True)
+    with pytest.raises(services.TournamentError, match="confirmed"):
+        services.tournament_join(user=newcomer, tournament_id=tournament().pk)
+
+    green = established("green", rating=1500, matches=3)
+    needs_ten = tournament(min_rated_matches=10)
+    with pytest.raises(services.TournamentError, match="10 rated matches"):
+        services.tournament_join(user=green, tournament_id=needs_ten.pk)
+    assert services.tournament_join(
+        user=established("veteran", rating=1500, matches=12), tournament_id=needs_ten.pk
+    )
+
+    band = tournament(rating_min=1400, rating_max=1600)
+    with pytest.raises(services.TournamentError, match="1400 or more"):
+        services.tournament_join(user=established("low", rating=1300), tournament_id=band.pk)
+    with pytest.raises(services.TournamentError, match="1600 or less"):
+        services.tournament_join(user=established("high", rating=1700), tournament_id=band.pk)
+    assert services.tournament_join(user=green, tournament_id=band.pk).rating == 1500
+
+
+def test_a_private_tournament_takes_those_with_its_link(people):
+    private = create_private(people[0])
+    assert Entry.objects.filter(tournament=private, user=people[0]).exists()  # its creator is in
+    with pytest.raises(services.TournamentError, match="private"):
+        services.tournament_join(user=people[1], tournament_id=private.pk)
+    with pytest.raises(services.TournamentError, match="private"):
+        services.tournament_join(user=people[1], tournament_id=private.pk, token="guessed")
+    services.tournament_join(user=people[1], tournament_id=private.pk, token=private.join_token)
+    newcomer = make_user("newcomer", fresh=True)  # private matches are casual: anyone with the link
+    services.tournament_join(user=newcomer, tournament_id=private.pk, token=private.join_token)
+    assert Entry.objects.filter(tournament=private).count() == 3
+
+
+def create_private(by, **shape) -> Tournament:
+    values = {
+        "name": "Friday   friends",
+        "kind": "arena",
+        "game": "classic",
+        "players": 2,
+        "options": {"match": "games1"},
+        "turn_clock": 45,
+        "starts_in_minutes": 10,
+        "minutes": 30,
+        **shape,
+    }
+    return services.tournament_create_private(by=by, **values)
+
+
+def test_a_fourth_private_tournament_in_a_day_is_refused(people):
+    made = [create_private(people[0]) for _ in range(3)]
+    assert [event.name for event in made] == ["Friday friends"] * 3
+    with pytest.raises(services.TournamentError, match="as many tournaments as a day allows"):
+        create_private(people[0])
+    assert Tournament.objects.filter(created_by=people[0]).count() == 3
+    with pytest.raises(services.TournamentError, match="length"):
+        create_private(people[1], minutes=500)
+
+
+def test_a_tournament_with_too_few_people_is_cancelled_with_a_notice(people):
+    from .conftest import tournament
+
+    event = tournament(starts_in=timedelta(seconds=-1))
+    services.tournament_join(user=people[0], tournament_id=event.pk)
+    services.tick()
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.CANCELLED and event.cancelled_because
+    notice = Notice.objects.get(recipient=people[0])
+    assert (notice.kind, notice.subject) == (Notice.Kind.TOURNAMENT_CANCELLED, event.name)
+    with pytest.raises(services.TournamentError, match="over"):
+        services.tournament_join(user=people[1], tournament_id=event.pk)
+
+
+def test_joins_per_minute_are_budgeted(settings, people):
+    from .conftest import tournament
+
+    settings.TOURNAMENT_ENTRIES_PER_MINUTE = 2
+    event = tournament()
+    services.tournament_join(user=people[0], tournament_id=event.pk)
+    services.tournament_withdraw(user=people[0], tournament_id=event.pk)
+    with pytest.raises(services.TournamentError, match=r"too often: try again in \d+ s"):
+        services.tournament_join(user=people[0], tournament_id=event.pk)
+    assert not Entry.objects.filter(tournament=event).exists()
+    services.tournament_join(user=people[1], tournament_id=event.pk)  # a budget is a person's
