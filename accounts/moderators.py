@@ -41,6 +41,10 @@ PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("chat", "add_bannedword"),
     ("chat", "delete_bannedword"),
     ("chat", "moderate_chat"),  # warn, suspend, remove, ban, dismiss
+    ("tournaments", "view_tournament"),  # never a private tournament's link (the admin hides it)
+    ("tournaments", "change_tournament"),  # disqualify a player, cancel, through the actions only
+    ("tournaments", "view_entry"),
+    ("tournaments", "view_moderatoraction"),
 )
 """What the Moderators group may do: (app label, permission codename) pairs, and nothing else."""
 
@@ -54,6 +58,7 @@ DUTIES: dict[tuple[str, str], Promise] = {
     ("chat", "moderate_chat"): _("warn, suspend from chat, remove chat messages"),
     ("chat", "add_bannedword"): _("add words to the chat's masked words"),
     ("chat", "delete_bannedword"): _("take words off the chat's masked words"),
+    ("tournaments", "change_tournament"): _("disqualify a tournament's player, cancel a tournament"),
 }
 """What each granted right other than reading lets a moderator do, as the privacy page says it."""
 

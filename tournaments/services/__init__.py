@@ -10,6 +10,7 @@ a module:
 - ``lifecycle``: the calendar, the start (or a cancellation for want of players), moving on, the end
   with its podium and trophies; the tick that runs them.
 - ``moderation``: disqualifying a player, cancelling a tournament.
+- ``calendar``: the calendar's lines, checked and written by an administrator.
 - ``forgetting``: what an erased account leaves behind.
 - ``tables`` and ``shared``, below them all: seating a pairing's groups; the refusal, the budget, the
   lock order.
@@ -18,6 +19,7 @@ Rows: every row of ``tournaments.models`` is written in this package only.
 """
 
 from .arena import arena_pair, standing_order
+from .calendar import schedule_check, schedule_delete, schedule_next_start, schedule_save
 from .entering import (
     entry_refusal,
     shape_check,
@@ -47,6 +49,10 @@ __all__ = [
     "match_decided",
     "person_forget",
     "player_disqualify",
+    "schedule_check",
+    "schedule_delete",
+    "schedule_next_start",
+    "schedule_save",
     "scores_catch_up",
     "shape_check",
     "standing_order",

@@ -1,0 +1,83 @@
+"""The calendar's lines, written by an administrator in the admin. A line is checked as the tournaments
+it will make would be, when it is saved: a line that cannot make a playable tournament is refused then,
+not found out by beat every minute."""
+
+from datetime import datetime, timedelta
+
+from django.utils.translation import gettext as _
+
+from ..models import Kind, Schedule
+from .entering import shape_check
+from .shared import TournamentError
+
+FEWEST_MINUTES_APART = 10
+"""Lines closer than the shortest tournament would flood the calendar."""
+AHEAD_MINUTES = (5, 7 * 24 * 60)
+"""How long before its start a tournament is made: time to join it, and never more than a week."""
+
+
+def _may_edit(by) -> None:
+    if not by.is_superuser:
+        raise TournamentError(_("Only an administrator changes the calendar."))
+
+
+def schedule_check(*, schedule: Schedule) -> None:
+    """Refuse (``TournamentError``) a line that cannot make a playable tournament; otherwise leave its
+    match options in the engine's own form, and no rounds on an arena line."""
+    if not " ".join(schedule.name.split()):
+        raise TournamentError(_("Give the calendar line a name."))
+    if not isinstance(schedule.options, dict):
+        raise TournamentError(_('The match options are a JSON object, such as {"players": 2}.'))
+    players = schedule.options.get("players")
+    schedule.options = shape_check(
+        kind=schedule.kind,
+        game=schedule.game,
+        players=players if isinstance(players, int) else 0,
+        options=schedule.options,
+        turn_clock=schedule.turn_clock,
+        minutes=schedule.minutes,
+        rounds=schedule.rounds,
+    )
+    if schedule.kind == Kind.ARENA:
+        schedule.rounds = 0
+    if schedule.every_minutes < FEWEST_MINUTES_APART:
+        raise TournamentError(
+            _("Make its tournaments at least %(minutes)d minutes apart.") % {"minutes": FEWEST_MINUTES_APART}
+        )
+    if not AHEAD_MINUTES[0] <= schedule.ahead_minutes <= AHEAD_MINUTES[1]:
+        raise TournamentError(
+            _("Make each tournament from %(fewest)d minutes to a week before it starts.")
+            % {"fewest": AHEAD_MINUTES[0]}
+        )
+    if schedule.max_players < schedule.players_at_table:
+        raise TournamentError(_("Let at least a table's worth of players in."))
+    if (
+        schedule.rating_min is not None
+        and schedule.rating_max is not None
+        and schedule.rating_min > schedule.rating_max
+    ):
+        raise TournamentError(_("The lowest rating to enter is above the highest."))
+
+
+def schedule_next_start(schedule: Schedule, now: datetime) -> datetime:
+    """The line's first start not past at ``now``."""
+    every = timedelta(minutes=schedule.every_minutes)
+    if schedule.first_start >= now:
+        return schedule.first_start
+    return schedule.first_start + every * -(-(now - schedule.first_start) // every)
+
+
+def schedule_save(*, schedule: Schedule, by) -> Schedule:
+    """A new or changed calendar line, checked and saved. Tournaments it made already keep their shape:
+    the change applies to those it makes from now on."""
+    _may_edit(by)
+    schedule_check(schedule=schedule)
+    schedule.save()
+    return schedule
+
+
+def schedule_delete(*, schedule: Schedule, by) -> None:
+    """A calendar line removed. The tournaments it made stay (upcoming ones still run), no longer linked
+    to a line."""
+    _may_edit(by)
+    schedule.delete()
