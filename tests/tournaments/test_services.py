@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from accounts import moderators
 from gameplay import services as gameplay_services
 from social import services as social_services
 from social.models import Notice, PoolEntry
@@ -419,3 +420,77 @@ def test_joins_per_minute_are_budgeted(settings, people):
         services.tournament_join(user=people[0], tournament_id=event.pk)
     assert not Entry.objects.filter(tournament=event).exists()
     services.tournament_join(user=people[1], tournament_id=event.pk)  # a budget is a person's
+
+
+def test_disqualifying_takes_the_points_and_the_place_and_a_bot_takes_the_seat(running_arena, people):
+    moderator = make_user("moderator", is_staff=True)
+    for person in people[:4]:
+        services.tournament_join(user=person, tournament_id=running_arena.pk)
+    cheat = people[0]
+    Entry.objects.filter(user=cheat).update(points=9)
+    table_id = Entry.objects.get(user=cheat).table_id
+    position = Seat.objects.get(table_id=table_id, user=cheat).position
+
+    services.player_disqualify(
+        tournament_id=running_arena.pk, user_id=cheat.pk, by=moderator, reason="  Played   two accounts "
+    )
+
+    entry = Entry.objects.get(user=cheat)
+    assert entry.disqualified_at is not None and entry.points == 0
+    assert cheat.pk not in {row.user for row in ranked(running_arena)}
+    seat = Seat.objects.get(table_id=table_id, position=position)
+    assert seat.user_id is None and seat.bot_level  # a bot plays the seat on
+    action = running_arena.moderator_actions.get()
+    assert (action.kind, action.player_id, action.by_id, action.reason) == (
+        "disqualify",
+        cheat.pk,
+        moderator.pk,
+        "Played two accounts",
+    )
+    with pytest.raises(services.TournamentError, match="disqualified"):
+        services.tournament_join(user=cheat, tournament_id=running_arena.pk)
+    with pytest.raises(services.TournamentError, match="already"):
+        services.player_disqualify(tournament_id=running_arena.pk, user_id=cheat.pk, by=moderator, reason="x")
+
+    # The match the bot finishes scores nothing for the disqualified person, and they are not seated.
+    play_out(table_id)
+    assert Entry.objects.get(user=cheat).points == 0
+    assert cheat.pk not in seated_once(running_arena)
+
+
+def test_a_moderator_never_acts_on_a_tournament_they_play_in(running_arena, people):
+    moderator = people[0]
+    services.tournament_join(user=moderator, tournament_id=running_arena.pk)
+    services.tournament_join(user=people[1], tournament_id=running_arena.pk)
+    refusal = moderators.own_case_refusal()
+    with pytest.raises(services.TournamentError, match=refusal):
+        services.player_disqualify(
+            tournament_id=running_arena.pk, user_id=people[1].pk, by=moderator, reason="x"
+        )
+    with pytest.raises(services.TournamentError, match=refusal):
+        services.tournament_cancel(tournament_id=running_arena.pk, by=moderator, reason="x")
+    assert not running_arena.moderator_actions.exists()
+    assert Entry.objects.get(user=people[1]).disqualified_at is None
+
+
+def test_cancelling_is_logged_and_told_and_the_tables_then_score_nothing(running_arena, people):
+    moderator = make_user("moderator", is_staff=True)
+    for person in people[:2]:
+        services.tournament_join(user=person, tournament_id=running_arena.pk)
+    ((table_id, seats),) = open_tables(running_arena).items()
+
+    services.tournament_cancel(tournament_id=running_arena.pk, by=moderator, reason="Server trouble")
+
+    running_arena.refresh_from_db()
+    assert (running_arena.status, running_arena.cancelled_because) == ("cancelled", "Server trouble")
+    action = running_arena.moderator_actions.get()
+    assert (action.kind, action.by_id, action.reason) == ("cancel", moderator.pk, "Server trouble")
+    told = Notice.objects.filter(kind=Notice.Kind.TOURNAMENT_CANCELLED, subject=running_arena.name)
+    assert sorted(told.values_list("recipient_id", flat=True)) == sorted(seats)
+    play_out(table_id)
+    pairing = Pairing.objects.get(table_id=table_id)
+    assert pairing.scored_at is not None and not pairing.counted
+    assert not Entry.objects.filter(tournament=running_arena, points__gt=0).exists()
+    assert open_tables(running_arena) == {}
+    with pytest.raises(services.TournamentError, match="over already"):
+        services.tournament_cancel(tournament_id=running_arena.pk, by=moderator, reason="again")
