@@ -18,6 +18,7 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("", include("social.urls")),
     path("practice/", include("practice.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("privacy.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -1,5 +1,5 @@
 """A player's profile: counts per game and averages of their online matches, their recent matches,
-their ratings."""
+their ratings, their tournament trophies."""
 
 from dataclasses import dataclass
 from statistics import fmean
@@ -11,6 +11,8 @@ from gameplay.games import presenter
 from gameplay.models import Move, RoundResult
 from ratings import selectors as rating_selectors
 from tables.models import Game
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Trophy
 
 from .my_matches import MatchRow, match_rows, matches_of
 from .participants import ABORTED, FINISHED, took_part
@@ -35,6 +37,7 @@ class Profile:
     stats: list[GameStats]
     recent: list[MatchRow]
     ratings: list[rating_selectors.GameRating]
+    trophies: list[Trophy]
 
 
 def _average(player, game: str) -> float | None:
@@ -94,4 +97,5 @@ def player_profile(*, player, viewer) -> Profile:
         stats=stats,
         recent=match_rows(recent[:RECENT], user=player),
         ratings=rating_selectors.ratings_of(user=player),
+        trophies=tournament_selectors.trophies_of(user_id=player.pk),
     )

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", views.tournament_list, name="list"),
+    path("new/", views.tournament_create, name="create"),
+    path("<int:tournament_id>/", views.tournament_detail, name="detail"),
+    path("<int:tournament_id>/join/", views.tournament_join, name="join"),
+    path("<int:tournament_id>/leave/", views.tournament_leave, name="leave"),
+]
