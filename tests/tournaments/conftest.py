@@ -3,12 +3,10 @@ their end through gameplay, for the service, fault and calendar tests."""
 
 import random
 from datetime import timedelta
-from unittest import mock
 
 import pytest
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
-from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from bots.policies import choose
@@ -93,20 +91,6 @@ def open_tables(event: Tournament) -> dict[int, list[int]]:
     for pairing in event.pairings.filter(table__status__in=Table.NOT_OVER).order_by("pk"):
         tables[pairing.table_id] = pairing.seats
     return tables
-
-
-@pytest.fixture(autouse=True)
-def tournament_pages():
-    """The notices link to the tournament's page; until its URLs are routed, to where they will be."""
-    try:
-        reverse("tournaments:detail", args=[1])
-    except NoReverseMatch:
-        with mock.patch(
-            "tournaments.services.lifecycle.tournament_url", lambda event: f"/tournaments/{event.pk}/"
-        ):
-            yield
-    else:
-        yield
 
 
 @pytest.fixture(autouse=True)
