@@ -30,21 +30,17 @@ def pool_refused_while_playing(sender, *, user, **kwargs) -> None:
 
 
 def paused_for_seat(sender, *, table: Table, user, **kwargs) -> None:
-    """``tables.signals.person_sitting``: a person sitting down at a lobby table is paused in the
-    tournament they play in (their entry locked first, so a pairing that holds it is waited for; if it
-    seated them meanwhile, the lobby's seat is refused)."""
-    entry = (
-        Entry.objects.select_for_update()
-        .filter(user=user, paused=False, tournament__status=Tournament.Status.RUNNING)
-        .first()
+    """``tables.signals.person_sitting``: a person sitting down at a lobby table is paused in every
+    tournament they play in. Their entries are locked first (only they: the tournament's row is a
+    pairing's to hold, and a lobby seat waiting for it would deadlock with a pairing waiting for the
+    entry), so a pairing that holds them is waited for; if it seated them meanwhile, the lobby's seat
+    is refused."""
+    entries = list(
+        Entry.objects.select_for_update(of=("self",)).filter(
+            user=user, paused=False, tournament__status=Tournament.Status.RUNNING
+        )
     )
-    if entry is None:
-        return
-    if (
-        entry.table_id is not None
-        and entry.table_id != table.pk
-        and Table.objects.filter(pk=entry.table_id, status__in=Table.NOT_OVER).exists()
-    ):
+    sent_to = {entry.table_id for entry in entries if entry.table_id not in (None, table.pk)}
+    if Table.objects.filter(pk__in=sent_to, status__in=Table.NOT_OVER).exists():
         raise TableError(_("Your tournament has just seated you: play that match first."))
-    entry.paused = True
-    entry.save(update_fields=["paused"])
+    Entry.objects.filter(pk__in=[entry.pk for entry in entries]).update(paused=True)

@@ -2,11 +2,14 @@
 their end through gameplay, for the service, fault and calendar tests."""
 
 import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.db import connection, connections
 from django.utils import timezone
 
 from bots.policies import choose
@@ -91,6 +94,43 @@ def open_tables(event: Tournament) -> dict[int, list[int]]:
     for pairing in event.pairings.filter(table__status__in=Table.NOT_OVER).order_by("pk"):
         tables[pairing.table_id] = pairing.seats
     return tables
+
+
+@contextmanager
+def held_by_another_session(sql: str, params: list | None = None) -> Iterator[None]:
+    """A second database session runs ``sql`` (a lock) and keeps its transaction open until the block
+    ends, as a slow pairing, score or disk would."""
+    holder = connections.create_connection("default")
+    try:
+        holder.set_autocommit(False)
+        with holder.cursor() as cursor:
+            cursor.execute(sql, params)
+        yield
+    finally:
+        holder.rollback()
+        holder.close()
+
+
+def waiting_for_lock(reading: str) -> list[int]:
+    """The database sessions waiting for a lock while running a statement on the ``reading`` table."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s",
+            [f'%"{reading}"%'],
+        )
+        return [pid for (pid,) in cursor.fetchall()]
+
+
+def closing_connection(work: Callable[..., object]) -> Callable[..., None]:
+    """``work`` for a thread of its own, its database connection closed when it ends."""
+
+    def run(**kwargs) -> None:
+        try:
+            work(**kwargs)
+        finally:
+            connection.close()
+
+    return run
 
 
 @pytest.fixture(autouse=True)

@@ -7,12 +7,11 @@ import subprocess
 import sys
 import threading
 import types
-from contextlib import contextmanager
 from datetime import timedelta
 from unittest import mock
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 from gameplay.models import Match
@@ -24,7 +23,7 @@ from tournaments import services
 from tournaments.models import Entry, Pairing, Score, Tournament, Trophy
 from tournaments.services import lifecycle
 
-from .conftest import entered, open_tables, play_out
+from .conftest import entered, held_by_another_session, open_tables, play_out, waiting_for_lock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,26 +45,15 @@ def everyone_once(event: Tournament) -> dict[int, int]:
     return seated
 
 
-@contextmanager
 def tables_held():
-    """A second connection holds the lobby's tables so that nobody can make one (as a slow disk or a
-    long lock would): a pairing that has claimed its players waits there. Released on leaving."""
-    holder = connections.create_connection("default")
-    try:
-        holder.set_autocommit(False)
-        with holder.cursor() as cursor:
-            cursor.execute("LOCK TABLE tables_table IN SHARE ROW EXCLUSIVE MODE")
-        yield holder
-    finally:
-        holder.rollback()
-        holder.close()
+    """Nobody can make a table (a long lock on the tables' table): a pairing that has claimed its
+    players waits there. Released on leaving."""
+    return held_by_another_session("LOCK TABLE tables_table IN SHARE ROW EXCLUSIVE MODE")
 
 
 def waiting_for_tables() -> list[int]:
-    """The database sessions waiting for a lock on the tables' table (a pairing blocked there)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pid FROM pg_locks WHERE NOT granted AND relation = 'tables_table'::regclass")
-        return [pid for (pid,) in cursor.fetchall()]
+    """The sessions waiting to make a table (a pairing blocked there)."""
+    return waiting_for_lock("tables_table")
 
 
 def session_alive(pid: int) -> bool:
@@ -159,7 +147,7 @@ def test_the_end_waits_for_a_table_being_made_and_that_table_scores_nothing(runn
             pairing.start()
             wait_for(waiting_for_tables, 30, "the pairing waits to make its table")
             ending.start()
-            wait_for(lambda: tournament_lock_waiters(running_arena), 30, "the end waits for the pairing")
+            wait_for(lambda: waiting_for_lock("tournaments_tournament"), 30, "the end waits for the pairing")
             assert not finished.is_set()
         pairing.join()
         ending.join()
@@ -172,16 +160,6 @@ def test_the_end_waits_for_a_table_being_made_and_that_table_scores_nothing(runn
     pairing_row = Pairing.objects.get(table_id=table_id)
     assert pairing_row.scored_at is not None and not pairing_row.counted
     assert not Entry.objects.filter(points__gt=0).exists()
-
-
-def tournament_lock_waiters(event: Tournament) -> list[int]:
-    """The sessions waiting for a lock while reading the tournaments' rows (the end, behind a pairing)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s",
-            ['%FROM "tournaments_tournament"%'],
-        )
-        return [pid for (pid,) in cursor.fetchall()]
 
 
 def shifted(by: timedelta):

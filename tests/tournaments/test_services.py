@@ -1,6 +1,7 @@
 """The tournaments' services on PostgreSQL and Redis: an arena and a Swiss event from the first join to
 the podium, the doors that refuse, and what moderators do."""
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -14,11 +15,20 @@ from social.services import SocialError
 from tables import services as table_services
 from tables.models import Seat, Table
 from tests.factories import make_user
+from tests.faults.play import wait_for
 from tournaments import services
 from tournaments.models import Entry, Pairing, Score, Tournament
 from tournaments.standing import ranked
 
-from .conftest import CLASSIC_QUICK, entered, open_tables, play_out
+from .conftest import (
+    CLASSIC_QUICK,
+    closing_connection,
+    entered,
+    held_by_another_session,
+    open_tables,
+    play_out,
+    waiting_for_lock,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -494,3 +504,39 @@ def test_cancelling_is_logged_and_told_and_the_tables_then_score_nothing(running
     assert open_tables(running_arena) == {}
     with pytest.raises(services.TournamentError, match="over already"):
         services.tournament_cancel(tournament_id=running_arena.pk, by=moderator, reason="again")
+
+
+def test_the_page_heartbeat_stamps_the_players_and_names_the_tables_they_were_sent_to(running_arena, people):
+    quiet = timezone.now() - timedelta(minutes=5)
+    for person in people[:3]:
+        entered(running_arena, person, seen_at=quiet)
+    services.tournament_seen(tournament_id=running_arena.pk, user_ids=[p.pk for p in people[:2]])
+    assert Entry.objects.filter(tournament=running_arena, seen_at__gt=quiet).count() == 2
+    sent = services.arena_pair(tournament_id=running_arena.pk)
+    assert sorted(sent) == sorted(p.pk for p in people[:2])  # the third's page is quiet
+    shown = services.tournament_seen(tournament_id=running_arena.pk, user_ids=[p.pk for p in people[:3]])
+    assert shown == sent
+
+
+def test_sitting_down_in_the_lobby_pauses_every_running_entry_without_waiting_for_a_pairing(people):
+    from .conftest import tournament
+
+    arenas = [tournament(status=Tournament.Status.RUNNING, starts_in=timedelta(minutes=-1)) for _ in range(2)]
+    for event in arenas:
+        entered(event, people[0])
+    table = lobby_table(people[1])
+    rows = "SELECT id FROM tournaments_tournament WHERE id = ANY(%s) FOR UPDATE"
+    with held_by_another_session(rows, [[event.pk for event in arenas]]):  # as a pairing does
+        sitting = threading.Thread(
+            target=closing_connection(table_services.seat_take),
+            kwargs={"table_id": table.pk, "user": people[0]},
+        )
+        sitting.start()
+        waiting = wait_for(
+            lambda: waiting_for_lock("tournaments_entry") or (not sitting.is_alive() and ["done"]),
+            30,
+            "the seat is taken, or waits",
+        )
+        assert waiting == ["done"], "the lobby's seat waited for the tournaments' rows"
+        sitting.join()
+    assert list(Entry.objects.filter(user=people[0]).values_list("paused", flat=True)) == [True, True]
