@@ -225,3 +225,23 @@ def test_a_score_whose_signal_was_lost_is_scored_by_the_tick_once(running_arena,
     assert sum(Entry.objects.filter(tournament=running_arena).values_list("matches", flat=True)) == 2
     (seated_again,) = open_tables(running_arena).values()  # and the catch-up seated them again
     assert sorted(seated_again) == sorted(seats)
+
+
+def test_one_tournament_failing_its_tick_keeps_no_other_from_theirs(people, caplog):
+    from .conftest import tournament
+
+    good = tournament(status=Tournament.Status.RUNNING, starts_in=timedelta(minutes=-2))
+    # Newer (ticked first), and its options a game no longer takes: its tables cannot be made.
+    broken = tournament(
+        status=Tournament.Status.RUNNING,
+        starts_in=timedelta(minutes=-1),
+        options={"players": 2, "match": "forever"},
+    )
+    crowd(broken, people[:2])
+    crowd(good, people[2:4])
+
+    services.tick()
+
+    assert open_tables(broken) == {}
+    assert sorted(everyone_once(good)) == sorted(person.pk for person in people[2:4])
+    assert f"arena {broken.pk} failed" in caplog.text

@@ -403,6 +403,14 @@ def test_a_fourth_private_tournament_in_a_day_is_refused(people):
     assert Tournament.objects.filter(created_by=people[0]).count() == 3
     with pytest.raises(services.TournamentError, match="length"):
         create_private(people[1], minutes=500)
+    # From a browser, the refusal still says whose budget ran out: the person's, or their network's.
+    with pytest.raises(services.TournamentError, match="as many tournaments as a day allows"):
+        create_private(people[0], address="203.0.113.9")
+    for person in people[1:4]:
+        create_private(person, address="203.0.113.7")
+        create_private(person, address="203.0.113.7")
+    with pytest.raises(services.TournamentError, match="from your network today"):
+        create_private(people[4], address="203.0.113.7")
 
 
 def test_a_tournament_with_too_few_people_is_cancelled_with_a_notice(people):

@@ -159,8 +159,8 @@ def _spend_creation(user, address: str | None) -> None:
                 _("Many tournaments were created from your network today: try again tomorrow."),
             )
         )
-    if limits.spend_all(*budgets):
-        raise TournamentError(budgets[0].refusal if len(budgets) == 1 else _("Try again tomorrow."))
+    if shortfall := limits.spend_all(*budgets):
+        raise TournamentError(shortfall.budget.refusal)
 
 
 def shape_check(

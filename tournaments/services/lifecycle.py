@@ -4,7 +4,9 @@ Celery beat's tick runs it every second; each step is idempotent, reads the data
 clock, and so survives a lost tick, a killed worker, or a server restarted mid-round."""
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 
 from django.db import transaction
 from django.urls import reverse
@@ -178,19 +180,30 @@ def swiss_move_on(*, tournament_id: int) -> None:
 
 def tick() -> None:
     """Celery beat's, every ``TOURNAMENT_TICK_SECONDS``: start what is due, score what was missed, pair
-    the arenas, move the Swiss events on, end what is over."""
+    the arenas, move the Swiss events on, end what is over. Each tournament's step on its own: one
+    that fails (its options a game no longer takes) is logged and tried again next tick, and never
+    keeps the others from theirs."""
     now = timezone.now()
     for tournament_id in Tournament.objects.filter(
         status=Tournament.Status.UPCOMING, starts_at__lte=now
     ).values_list("pk", flat=True):
-        _start(tournament_id)
+        _alone(f"tournament {tournament_id}'s start", partial(_start, tournament_id))
     scores_catch_up()
     running = Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list("pk", "kind")
     for tournament_id, kind in list(running):
         if kind == Kind.ARENA:
-            _arena_move_on(tournament_id)
+            _alone(f"arena {tournament_id}", partial(_arena_move_on, tournament_id))
         else:
-            swiss_move_on(tournament_id=tournament_id)
+            _alone(f"Swiss event {tournament_id}", partial(swiss_move_on, tournament_id=tournament_id))
+
+
+def _alone[T](what: str, step: Callable[[], T]) -> T | None:
+    """Run one tournament's (or one table's) step of the tick; a failure is logged, not raised."""
+    try:
+        return step()
+    except Exception:
+        logger.exception("Tournaments' tick: %s failed; the next tick tries again.", what)
+        return None
 
 
 def table_scored_move_on(*, pairing_id: int) -> bool:
@@ -225,5 +238,6 @@ def scores_catch_up() -> int:
     """Score every tournament table whose match is over but missed its score; how many scored."""
     over = Pairing.objects.filter(scored_at__isnull=True).exclude(table__status__in=Table.NOT_OVER)
     return sum(
-        table_scored_move_on(pairing_id=pairing_id) for pairing_id in list(over.values_list("pk", flat=True))
+        bool(_alone(f"table {pairing_id}'s score", partial(table_scored_move_on, pairing_id=pairing_id)))
+        for pairing_id in list(over.values_list("pk", flat=True))
     )
