@@ -3,8 +3,8 @@ Match, Move, RoundResult, Participant and SeatChange rows in the ``gameplay/serv
 ratings in ``ratings/services.py``; pool entries, friends, blocks and notices in the
 ``social/services/`` package; the chat's messages, reports, ignores, suspensions, moderation records and
 word list in ``chat/services.py``; tournaments, their entries, tables, scores, trophies, calendar and
-moderators' actions in the ``tournaments/services/`` package; reserved names in ``accounts/services.py``; data downloads in
-``privacy/services.py``."""
+moderators' actions in the ``tournaments/services/`` package; reserved names in
+``accounts/services.py``; data downloads in ``privacy/services.py``."""
 
 import ast
 from pathlib import Path
