@@ -26,5 +26,8 @@ def tournament_seated(tournament_id: int, tables: dict[int, int]) -> None:
 
 
 def table_scored(table_id: int, tournament_id: int) -> None:
-    """A tournament table's match has scored: its players' pages go back to the tournament."""
-    send_on_commit(table_group(table_id), {"type": "tournament.scored", "tournament": tournament_id})
+    """A tournament table's match has scored: its players' pages go back to the tournament. (The table's
+    news names its table: each process hands it to that table's pages.)"""
+    send_on_commit(
+        table_group(table_id), {"type": "tournament.scored", "table": table_id, "tournament": tournament_id}
+    )

@@ -459,6 +459,35 @@
   }
   setInterval(tickClocks, 1000);
 
+  // ---- Going elsewhere after a while ----
+
+  // An element with data-go-to (a URL) and data-go-after (seconds), put in the page by an app above
+  // the table's own (a tournament takes its players back once their match has scored), sends the
+  // page there after that many seconds, counting down in its [data-go-seconds], unless the person
+  // presses its [data-go-stay] button.
+  const goingAway = new WeakSet();
+
+  function goAfterAWhile() {
+    for (const element of document.querySelectorAll("[data-go-to][data-go-after]")) {
+      if (goingAway.has(element)) continue;
+      goingAway.add(element);
+      const due = Date.now() + Number(element.dataset.goAfter) * 1000;
+      const timer = setInterval(() => {
+        if (!element.isConnected) { clearInterval(timer); return; }
+        const left = Math.max(0, Math.ceil((due - Date.now()) / 1000));
+        for (const count of element.querySelectorAll("[data-go-seconds]")) count.textContent = String(left);
+        if (left === 0) {
+          clearInterval(timer);
+          location.assign(element.dataset.goTo);
+        }
+      }, 250);
+      element.querySelector("[data-go-stay]")?.addEventListener("click", () => {
+        clearInterval(timer);
+        element.remove();
+      });
+    }
+  }
+
   // ---- After every update ----
 
   // htmx morphs each fragment into the page, so the elements the player is using stay: the focus,
@@ -505,6 +534,7 @@
     refocus();
     syncPlayButton();
     tickClocks();
+    goAfterAWhile();
     document.dispatchEvent(new CustomEvent("table:updated"));
   });
 
@@ -516,6 +546,7 @@
     showHint();
     syncPlayButton();
     tickClocks();
+    goAfterAWhile();
   }
   document.addEventListener("DOMContentLoaded", showTable);
   document.addEventListener("table:shown", showTable);
