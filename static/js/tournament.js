@@ -46,6 +46,11 @@
     if (message.kind === "live") {
       const live = document.getElementById("tournament-live");
       if (!live) return;
+      // The tournament started, ended or was cancelled: the player's own box (buttons, place) changes
+      // with it, so the whole page is drawn anew.
+      const before = live.querySelector("[data-status]")?.dataset.status;
+      const after = new DOMParser().parseFromString(message.html, "text/html").querySelector("[data-status]")?.dataset.status;
+      if (before && after && before !== after) { location.reload(); return; }
       live.innerHTML = message.html;
       markMe();
       tickCountdowns();
