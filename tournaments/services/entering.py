@@ -118,6 +118,8 @@ def tournament_withdraw(*, user, tournament_id: int, address: str | None = None)
         )
         if entry is None:
             return None
+        if entry.tournament.is_over:
+            raise TournamentError(_("This tournament is over."))
         if entry.tournament.status == Tournament.Status.UPCOMING:
             entry.delete()
             return None
