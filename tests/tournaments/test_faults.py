@@ -23,7 +23,14 @@ from tournaments import services
 from tournaments.models import Entry, Pairing, Score, Tournament, Trophy
 from tournaments.services import lifecycle
 
-from .conftest import entered, held_by_another_session, open_tables, play_out, waiting_for_lock
+from .conftest import (
+    closing_connection,
+    entered,
+    held_by_another_session,
+    open_tables,
+    play_out,
+    waiting_for_lock,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -245,3 +252,44 @@ def test_one_tournament_failing_its_tick_keeps_no_other_from_theirs(people, capl
     assert open_tables(broken) == {}
     assert sorted(everyone_once(good)) == sorted(person.pk for person in people[2:4])
     assert f"arena {broken.pk} failed" in caplog.text
+
+
+def test_a_person_in_two_arenas_paired_by_both_at_once_sits_at_one_table(people):
+    from .conftest import tournament
+
+    both, first_mate, *second_mates = people[:4]
+    first, second = (
+        tournament(status=Tournament.Status.RUNNING, starts_in=timedelta(minutes=-1)) for _ in range(2)
+    )
+    crowd(first, [both, first_mate])
+    crowd(second, [both, *second_mates])
+    pairings = [
+        threading.Thread(target=closing_connection(services.arena_pair), kwargs={"tournament_id": event.pk})
+        for event in (first, second)
+    ]
+    with tables_held():
+        pairings[0].start()
+        wait_for(waiting_for_tables, 30, "the first arena's pairing waits to make its table")
+        pairings[1].start()
+        wait_for(lambda: len(waiting_for_tables()) == 2, 30, "the second arena's pairing waits too")
+    for thread in pairings:
+        thread.join()
+
+    assert everyone_once(first) == {both.pk: mock.ANY, first_mate.pk: mock.ANY}
+    assert sorted(everyone_once(second)) == sorted(mate.pk for mate in second_mates)
+
+
+def test_a_swiss_round_leaves_out_whoever_is_at_a_table_elsewhere(people, swiss_event):
+    from .conftest import tournament
+
+    arena = tournament(status=Tournament.Status.RUNNING, starts_in=timedelta(minutes=-1))
+    crowd(arena, people[:2])
+    services.arena_pair(tournament_id=arena.pk)
+    crowd(swiss_event, people[1:5])
+
+    services.tick()
+
+    seated = everyone_once(swiss_event)
+    # The three free: one table, one bye; the one at the arena's table misses the round.
+    assert len(seated) == 2 and set(seated) <= {person.pk for person in people[2:5]}
+    assert not Score.objects.filter(entry__user=people[1], entry__tournament=swiss_event).exists()

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from .. import arithmetic
 from ..models import Kind, Tournament
-from .shared import busy, free_of_tables, lock_tournament, playing
+from .shared import busy, free_of_tables, held_elsewhere, lock_tournament, playing
 from .tables import apart, seat_tables
 
 
@@ -49,9 +49,12 @@ def arena_pair(*, tournament_id: int) -> dict[int, int]:
         return {}
     entries = {
         entry.user_id: entry
-        for entry in waiting_entries(tournament, now).select_for_update(of=("self",)).select_related("user")
+        for entry in waiting_entries(tournament, now)
+        .select_for_update(of=("self",), skip_locked=True)
+        .select_related("user")
     }
-    for user_id in busy(entries):  # at a table elsewhere meanwhile (the lobby): not waiting
+    # At a table elsewhere meanwhile (the lobby, another tournament), or about to be: not waiting.
+    for user_id in held_elsewhere(tournament, entries) | busy(entries):
         del entries[user_id]
     size = tournament.players_at_table
     if len(entries) < size:

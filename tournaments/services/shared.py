@@ -2,8 +2,9 @@
 busy at a table, and the lock every job takes first.
 
 Lock order: the person's row (a join, for no key update), then the ``Tournament`` row, then its ``Entry``
-rows, then everything of gameplay's (Table → Match → Seat). Pairing takes the tournament's row with
-``SKIP LOCKED``: one pairing of a tournament at a time, and a pairing never waits behind a score."""
+rows, then everything of gameplay's (Table → Match → Seat). Pairing takes the tournament's row and the
+entries with ``SKIP LOCKED``: one pairing of a tournament at a time, and a pairing never waits behind a
+score or another tournament's pairing (whoever it would wait for waits for the next pairing)."""
 
 from django.conf import settings
 from django.db.models import Q
@@ -57,6 +58,21 @@ def playing(tournament: Tournament):
 def free_of_tables() -> Q:
     """Entries not at a tournament table still being played."""
     return Q(table__isnull=True) | ~Q(table__status__in=Table.NOT_OVER)
+
+
+def held_elsewhere(tournament: Tournament, user_ids) -> set[int]:
+    """Who among ``user_ids`` another running tournament's job holds now (its pairing, a score): their
+    entries there are locked here, skipping those held, so a person in two tournaments is seated by
+    one pairing at a time and the other finds them busy. Call holding ``tournament``'s lock and their
+    entries in it."""
+    others = Entry.objects.filter(
+        user_id__in=list(user_ids),
+        tournament__status=Tournament.Status.RUNNING,
+        paused=False,
+        disqualified_at__isnull=True,
+    ).exclude(tournament=tournament)
+    claimed = set(others.select_for_update(of=("self",), skip_locked=True).values_list("pk", flat=True))
+    return {user_id for pk, user_id in others.values_list("pk", "user_id") if pk not in claimed}
 
 
 def lock_tournament(tournament_id: int, *, skip_locked: bool = False) -> Tournament | None:

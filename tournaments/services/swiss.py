@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from .. import arithmetic, events
 from ..models import Pairing, Score, Tournament
-from .shared import playing
+from .shared import busy, held_elsewhere, playing
 from .tables import seat_tables
 
 
@@ -33,7 +33,8 @@ def round_out_of_time(tournament: Tournament, now) -> bool:
 
 def swiss_round_start(tournament: Tournament, now) -> dict[int, int]:
     """Make the next round: byes scored at once, tables seated. Call holding the tournament's lock,
-    once the last round is over and another is due."""
+    once the last round is over and another is due. Whoever is at a table elsewhere (or about to be,
+    another tournament's pairing holding them) misses the round, as the paused do."""
     entries = {
         entry.user_id: entry
         for entry in playing(tournament)
@@ -41,6 +42,8 @@ def swiss_round_start(tournament: Tournament, now) -> dict[int, int]:
         .select_for_update(of=("self",))
         .select_related("user")
     }
+    for user_id in held_elsewhere(tournament, entries) | busy(entries):
+        del entries[user_id]
     mates = table_mates(tournament)
     players = [
         arithmetic.SwissPlayer(
