@@ -548,3 +548,26 @@ def test_sitting_down_in_the_lobby_pauses_every_running_entry_without_waiting_fo
         assert waiting == ["done"], "the lobby's seat waited for the tournaments' rows"
         sitting.join()
     assert list(Entry.objects.filter(user=people[0]).values_list("paused", flat=True)) == [True, True]
+
+
+def test_arena_tables_of_three_group_the_nearest_in_points_and_leave_who_waited_least(people):
+    from .conftest import established, tournament
+
+    event = tournament(
+        status=Tournament.Status.RUNNING,
+        starts_in=timedelta(minutes=-5),
+        options={"players": 3, "match": "games1", "lead": "rotate"},
+    )
+    seventh = established("seventh", rating=1000)
+    now = timezone.now()
+    # Points turn the rating order around: the lowest rated lead the standing.
+    for index, person in enumerate(people):
+        entered(event, person, points=index, joined_at=now - timedelta(minutes=3))
+    entered(event, seventh, points=100, joined_at=now)
+
+    services.arena_pair(tournament_id=event.pk)
+
+    tables = sorted(sorted(seats) for seats in open_tables(event).values())
+    by_points = [person.pk for person in reversed(people)]
+    assert tables == sorted([sorted(by_points[:3]), sorted(by_points[3:])])
+    assert seventh.pk not in seated_once(event)  # the last to come waits for the next table
