@@ -110,17 +110,15 @@ def tournament_withdraw(*, user, tournament_id: int, address: str | None = None)
     playing goes on."""
     spend_entry_change(user, address)
     with transaction.atomic(durable=True):
-        entry = (
-            Entry.objects.select_for_update(of=("self",))
-            .filter(tournament_id=tournament_id, user=user)
-            .select_related("tournament")
-            .first()
-        )
-        if entry is None:
+        # The tournament's row first (the lock order): a start under way is waited for, so nobody
+        # leaves a tournament that is starting with them and telling them so.
+        tournament = Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id).first()
+        entry = Entry.objects.select_for_update().filter(tournament=tournament, user=user).first()
+        if tournament is None or entry is None:
             return None
-        if entry.tournament.is_over:
+        if tournament.is_over:
             raise TournamentError(_("This tournament is over."))
-        if entry.tournament.status == Tournament.Status.UPCOMING:
+        if tournament.status == Tournament.Status.UPCOMING:
             entry.delete()
             return None
         entry.paused = True
