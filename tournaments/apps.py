@@ -18,8 +18,8 @@ class TournamentsConfig(AppConfig):
         from tables.signals import person_sitting
 
         from .consumers import TournamentTable
-        from .receivers import paused_for_seat, pool_refused_while_playing
-        from .services import match_decided
+        from .receivers import pool_refused_while_playing
+        from .services import match_decided, paused_for_seat
 
         match_finished.connect(match_decided, sender=Match, dispatch_uid="tournaments.match_decided")
         pool_joining.connect(pool_refused_while_playing, sender=PoolEntry, dispatch_uid="tournaments.pool")

@@ -22,6 +22,7 @@ from .arena import arena_pair, standing_order
 from .calendar import schedule_check, schedule_delete, schedule_next_start, schedule_save
 from .entering import (
     entry_refusal,
+    paused_for_seat,
     shape_check,
     tournament_create_private,
     tournament_join,
@@ -47,6 +48,7 @@ __all__ = [
     "calendar_make",
     "entry_refusal",
     "match_decided",
+    "paused_for_seat",
     "person_forget",
     "player_disqualify",
     "schedule_check",

@@ -1,5 +1,6 @@
-"""Coming and going: a person joins a tournament (or comes back to it), pauses or withdraws, and the
-tournament page's heartbeat says they are still there. A private tournament made by a player."""
+"""Coming and going: a person joins a tournament (or comes back to it), pauses or withdraws (or sits
+down in the lobby, which pauses them), and the tournament page's heartbeat says they are still there.
+A private tournament made by a player."""
 
 from datetime import timedelta
 
@@ -15,7 +16,7 @@ from gameplay import services as gameplay_services
 from ratings.models import Rating
 from ratings.selectors import shown_ratings
 from social import services as social_services
-from tables.models import Game, TurnClock
+from tables.models import Game, Table, TurnClock
 from tables.services import TableError
 
 from ..models import Entry, Kind, Tournament
@@ -124,6 +125,23 @@ def tournament_withdraw(*, user, tournament_id: int, address: str | None = None)
         entry.paused = True
         entry.save(update_fields=["paused"])
     return entry
+
+
+def paused_for_seat(sender, *, table: Table, user, **kwargs) -> None:
+    """``tables.signals.person_sitting``: a person sitting down at a lobby table is paused in every
+    tournament they play in. Their entries are locked first (only they: the tournament's row is a
+    pairing's to hold, and a lobby seat waiting for it would deadlock with a pairing waiting for the
+    entry), so a pairing that holds them is waited for; if it seated them meanwhile, the lobby's seat
+    is refused."""
+    entries = list(
+        Entry.objects.select_for_update(of=("self",)).filter(
+            user=user, paused=False, tournament__status=Tournament.Status.RUNNING
+        )
+    )
+    sent_to = {entry.table_id for entry in entries if entry.table_id not in (None, table.pk)}
+    if Table.objects.filter(pk__in=sent_to, status__in=Table.NOT_OVER).exists():
+        raise TableError(_("Your tournament has just seated you: play that match first."))
+    Entry.objects.filter(pk__in=[entry.pk for entry in entries]).update(paused=True)
 
 
 def tournament_seen(*, tournament_id: int, user_ids: list[int]) -> dict[int, int]:
