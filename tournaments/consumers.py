@@ -271,7 +271,7 @@ class TournamentTable(TableSocketPart):
                 seconds = format_html("<span data-go-seconds>{}</span>", GO_BACK_SECONDS)
                 back = format_html(
                     '<p class="go-back" role="status" data-go-to="{}" data-go-after="{}" '
-                    'data-testid="go-back">{} '
+                    'data-testid="go-back"><span>{}</span> '
                     '<button type="button" class="button button-small" data-go-stay>{}</button></p>',
                     match.url,
                     GO_BACK_SECONDS,
