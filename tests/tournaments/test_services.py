@@ -130,6 +130,18 @@ def test_a_person_whose_page_went_quiet_is_paused_and_not_seated(running_arena, 
     seated_once(running_arena)
 
 
+def test_a_crowd_is_seated_a_few_tables_a_transaction_until_all_are_made(running_arena, people, settings):
+    settings.TOURNAMENT_TABLES_PER_TRANSACTION = 1
+    for person in people:
+        entered(running_arena, person)
+
+    sent = services.arena_pair(tournament_id=running_arena.pk)
+
+    assert set(sent) == {person.pk for person in people}
+    assert len(set(sent.values())) == 3
+    assert seated_once(running_arena) == sent
+
+
 def test_withdrawing_before_the_start_leaves_during_it_pauses_and_joining_again_comes_back(people):
     from .conftest import tournament
 

@@ -33,11 +33,24 @@ def waiting_entries(tournament: Tournament, now):
     )
 
 
-@transaction.atomic(durable=True)
 def arena_pair(*, tournament_id: int) -> dict[int, int]:
-    """Seat every full table the waiting players make, in one transaction: a pairing that fails (a
-    killed worker) seats nobody, and two at once never seat anyone twice (the second skips the
-    tournament). Who was sent where (person → table)."""
+    """Seat every full table the waiting players make. Each transaction seats at most
+    ``TOURNAMENT_TABLES_PER_TRANSACTION`` tables (the longest waiting first), then the pairing runs
+    again for the rest: an arena's start seats its first tables within a second, whatever the crowd,
+    and no transaction holds the players' rows for long. Who was sent where (person → table)."""
+    sent: dict[int, int] = {}
+    while True:
+        seated, more = _pair_once(tournament_id)
+        sent.update(seated)
+        if not more:
+            return sent
+
+
+@transaction.atomic(durable=True)
+def _pair_once(tournament_id: int) -> tuple[dict[int, int], bool]:
+    """One transaction of the pairing: a pairing that fails (a killed worker) seats nobody, and two
+    at once never seat anyone twice (the second skips the tournament). Who was sent where, and whether
+    tables are left to seat."""
     tournament = lock_tournament(tournament_id, skip_locked=True)
     now = timezone.now()
     if (
@@ -46,7 +59,7 @@ def arena_pair(*, tournament_id: int) -> dict[int, int]:
         or tournament.status != Tournament.Status.RUNNING
         or now >= tournament.ends_at
     ):
-        return {}
+        return {}, False
     entries = {
         entry.user_id: entry
         for entry in waiting_entries(tournament, now)
@@ -58,16 +71,20 @@ def arena_pair(*, tournament_id: int) -> dict[int, int]:
         del entries[user_id]
     size = tournament.players_at_table
     if len(entries) < size:
-        return {}
+        return {}, False
     ranks = standing_order(tournament)
-    waiting = [
-        arithmetic.Waiting(
+    waiting = {
+        user_id: arithmetic.Waiting(
             user=user_id,
             rank=ranks[user_id],
             waited=(now - (entry.free_since or entry.joined_at)).total_seconds(),
             last_opponents=frozenset(entry.last_table_mates),
         )
         for user_id, entry in entries.items()
-    ]
-    groups = arithmetic.arena_tables(waiting, size, teams=tournament.teams, apart=apart(list(entries)))
-    return seat_tables(tournament, groups, entries)
+    }
+    groups = arithmetic.arena_tables(
+        list(waiting.values()), size, teams=tournament.teams, apart=apart(list(entries))
+    )
+    groups.sort(key=lambda group: -max(waiting[user_id].waited for user_id in group))
+    now_seated = groups[: settings.TOURNAMENT_TABLES_PER_TRANSACTION]
+    return seat_tables(tournament, now_seated, entries), len(groups) > len(now_seated)
