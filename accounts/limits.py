@@ -73,6 +73,26 @@ return {0, '0'}
 _local_lock = threading.Lock()
 
 
+def person_and_address(
+    key: str,
+    user_id: int,
+    address: str | None,
+    *,
+    count: float,
+    address_count: float,
+    seconds: float,
+    refusal: str,
+    address_refusal: str,
+) -> list[Budget]:
+    """The two budgets most requests spend from: the person's (``count`` per ``seconds``) and, from a
+    browser (``address`` not None), their address's, each with the refusal its caller says when it runs
+    out. Accounts cost nothing to make; an address does."""
+    budgets = [Budget.per(f"{key}:{user_id}", count, seconds, refusal)]
+    if address is not None:
+        budgets.append(Budget.per(f"{key}:addr:{address}", address_count, seconds, address_refusal))
+    return budgets
+
+
 def cache_writer(cache: RedisCache):
     """The Redis client ``cache`` writes through, made once for it: Django's ``get_client`` makes a new
     one on every call (redis-py copies its table of reply parsers each time, about 50 µs), and one

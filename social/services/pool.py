@@ -83,23 +83,16 @@ def _busy(user_ids) -> set[int]:
 def _spend_pool_join(user, address: str | None) -> None:
     """Spend a join from the person's budget and (from a browser) their address's, before any
     database work."""
-    budgets = [
-        limits.Budget.per(
-            f"pool-joins:{user.pk}",
-            settings.POOL_JOINS_PER_MINUTE,
-            60,
-            _("You joined and left too often: try again in %(seconds)d s."),
-        )
-    ]
-    if address is not None:
-        budgets.append(
-            limits.Budget.per(
-                f"pool-joins:addr:{address}",
-                settings.POOL_JOINS_PER_ADDRESS_PER_MINUTE,
-                60,
-                _("Too many joins have come from your network just now: try again in %(seconds)d s."),
-            )
-        )
+    budgets = limits.person_and_address(
+        "pool-joins",
+        user.pk,
+        address,
+        count=settings.POOL_JOINS_PER_MINUTE,
+        address_count=settings.POOL_JOINS_PER_ADDRESS_PER_MINUTE,
+        seconds=60,
+        refusal=_("You joined and left too often: try again in %(seconds)d s."),
+        address_refusal=_("Too many joins have come from your network just now: try again in %(seconds)d s."),
+    )
     if shortfall := limits.spend_all(*budgets):
         raise SocialError(shortfall.budget.refusal % {"seconds": max(1, round(shortfall.wait))})
 

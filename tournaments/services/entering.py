@@ -160,23 +160,16 @@ def tournament_seen(*, tournament_id: int, user_ids: list[int]) -> dict[int, int
 
 
 def _spend_creation(user, address: str | None) -> None:
-    budgets = [
-        limits.Budget.per(
-            f"tournaments-created:{user.pk}",
-            settings.TOURNAMENTS_CREATED_PER_DAY,
-            86400,
-            _("You have created as many tournaments as a day allows: try again tomorrow."),
-        )
-    ]
-    if address is not None:
-        budgets.append(
-            limits.Budget.per(
-                f"tournaments-created:addr:{address}",
-                settings.TOURNAMENTS_CREATED_PER_ADDRESS_PER_DAY,
-                86400,
-                _("Many tournaments were created from your network today: try again tomorrow."),
-            )
-        )
+    budgets = limits.person_and_address(
+        "tournaments-created",
+        user.pk,
+        address,
+        count=settings.TOURNAMENTS_CREATED_PER_DAY,
+        address_count=settings.TOURNAMENTS_CREATED_PER_ADDRESS_PER_DAY,
+        seconds=86400,
+        refusal=_("You have created as many tournaments as a day allows: try again tomorrow."),
+        address_refusal=_("Many tournaments were created from your network today: try again tomorrow."),
+    )
     if shortfall := limits.spend_all(*budgets):
         raise TournamentError(shortfall.budget.refusal)
 

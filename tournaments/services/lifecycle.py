@@ -76,6 +76,15 @@ def tournament_url(tournament: Tournament) -> str:
     return reverse("tournaments:detail", args=[tournament.pk])
 
 
+def _tell(tournament: Tournament, user_ids, kind: str) -> None:
+    """A site notice about ``tournament`` to each of ``user_ids``, on whatever page they have open."""
+    link = tournament_url(tournament)
+    for user_id in user_ids:
+        social_services.notify(
+            recipient_id=user_id, kind=kind, sender=None, subject=tournament.name, link=link
+        )
+
+
 def _start(tournament_id: int) -> None:
     """Start a tournament whose time has come: cancelled with a notice if too few joined; otherwise its
     players leave the pool and hear it starts, and a Swiss event makes its first round."""
@@ -95,14 +104,7 @@ def _start(tournament_id: int) -> None:
         tournament.status, tournament.started_at = Tournament.Status.RUNNING, now
         tournament.save(update_fields=["status", "started_at"])
         social_services.pool_leave_within(user_ids=user_ids)
-        for user_id in user_ids:
-            social_services.notify(
-                recipient_id=user_id,
-                kind=Notice.Kind.TOURNAMENT_STARTING,
-                sender=None,
-                subject=tournament.name,
-                link=tournament_url(tournament),
-            )
+        _tell(tournament, user_ids, Notice.Kind.TOURNAMENT_STARTING)
         if tournament.kind == Kind.SWISS:
             swiss_round_start(tournament, now)
         events.tournament_changed(tournament.pk)
@@ -115,14 +117,7 @@ def _cancel(tournament: Tournament, reason: str, now) -> None:
     tournament.status, tournament.finished_at = Tournament.Status.CANCELLED, now
     tournament.cancelled_because = reason
     tournament.save(update_fields=["status", "finished_at", "cancelled_because"])
-    for user_id in playing(tournament).values_list("user_id", flat=True):
-        social_services.notify(
-            recipient_id=user_id,
-            kind=Notice.Kind.TOURNAMENT_CANCELLED,
-            sender=None,
-            subject=tournament.name,
-            link=tournament_url(tournament),
-        )
+    _tell(tournament, playing(tournament).values_list("user_id", flat=True), Notice.Kind.TOURNAMENT_CANCELLED)
     events.tournament_changed(tournament.pk)
 
 

@@ -23,23 +23,18 @@ class TournamentError(Exception):
 def spend_entry_change(user, address: str | None) -> None:
     """Spend a join, pause, withdrawal or return from the person's budget and (from a browser) their
     address's, before any database work."""
-    budgets = [
-        limits.Budget.per(
-            f"tournament-entries:{user.pk}",
-            settings.TOURNAMENT_ENTRIES_PER_MINUTE,
-            60,
-            _("You joined and left tournaments too often: try again in %(seconds)d s."),
-        )
-    ]
-    if address is not None:
-        budgets.append(
-            limits.Budget.per(
-                f"tournament-entries:addr:{address}",
-                settings.TOURNAMENT_ENTRIES_PER_ADDRESS_PER_MINUTE,
-                60,
-                _("Too many tournament joins came from your network just now: try again in %(seconds)d s."),
-            )
-        )
+    budgets = limits.person_and_address(
+        "tournament-entries",
+        user.pk,
+        address,
+        count=settings.TOURNAMENT_ENTRIES_PER_MINUTE,
+        address_count=settings.TOURNAMENT_ENTRIES_PER_ADDRESS_PER_MINUTE,
+        seconds=60,
+        refusal=_("You joined and left tournaments too often: try again in %(seconds)d s."),
+        address_refusal=_(
+            "Too many tournament joins came from your network just now: try again in %(seconds)d s."
+        ),
+    )
     if shortfall := limits.spend_all(*budgets):
         raise TournamentError(shortfall.budget.refusal % {"seconds": max(1, round(shortfall.wait))})
 
