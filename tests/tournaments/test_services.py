@@ -488,6 +488,33 @@ def test_disqualifying_takes_the_points_and_the_place_and_a_bot_takes_the_seat(r
     assert cheat.pk not in seated_once(running_arena)
 
 
+def test_disqualifying_after_the_end_moves_the_others_up_the_standing_and_the_podium(running_arena, people):
+    moderator = make_user("moderator", is_staff=True)
+    for person in people[:4]:
+        services.tournament_join(user=person, tournament_id=running_arena.pk)
+    for table_id in open_tables(running_arena):
+        play_out(table_id)
+    Tournament.objects.filter(pk=running_arena.pk).update(ends_at=timezone.now())
+    services.tick()
+    before = dict(Entry.objects.filter(tournament=running_arena).values_list("user_id", "rank"))
+    winner = next(user_id for user_id, rank in before.items() if rank == 1)
+
+    services.player_disqualify(
+        tournament_id=running_arena.pk, user_id=winner, by=moderator, reason="Two accounts"
+    )
+
+    after = dict(Entry.objects.filter(tournament=running_arena).values_list("user_id", "rank"))
+    assert after[winner] is None
+    # The others take places 1 to 3 (their tie-breaks move too: the winner now counts 0 as an opponent).
+    assert {user_id: rank for user_id, rank in after.items() if user_id != winner} == {
+        row.user: row.rank for row in ranked(running_arena)
+    }
+    assert sorted(rank for user_id, rank in after.items() if user_id != winner) == [1, 2, 3]
+    trophies = dict(running_arena.trophies.values_list("user_id", "place"))
+    assert winner not in trophies and 1 in trophies.values()
+    assert all(after[user_id] == place for user_id, place in trophies.items())
+
+
 def test_a_moderator_never_acts_on_a_tournament_they_play_in(running_arena, people):
     moderator = people[0]
     services.tournament_join(user=moderator, tournament_id=running_arena.pk)

@@ -19,7 +19,7 @@ Rows: every row of ``tournaments.models`` is written in this package only.
 """
 
 from .arena import arena_pair, standing_order
-from .calendar import schedule_check, schedule_delete, schedule_next_start, schedule_save
+from .calendar import schedule_check, schedule_delete, schedule_save
 from .entering import (
     entry_refusal,
     paused_for_seat,
@@ -33,6 +33,7 @@ from .forgetting import person_forget
 from .lifecycle import (
     calendar_make,
     match_decided,
+    schedule_next_start,
     scores_catch_up,
     swiss_move_on,
     table_scored_move_on,

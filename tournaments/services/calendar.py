@@ -2,8 +2,6 @@
 it will make would be, when it is saved: a line that cannot make a playable tournament is refused then,
 not found out by beat every minute."""
 
-from datetime import datetime, timedelta
-
 from django.utils.translation import gettext as _
 
 from ..models import Kind, Schedule
@@ -57,14 +55,6 @@ def schedule_check(*, schedule: Schedule) -> None:
         and schedule.rating_min > schedule.rating_max
     ):
         raise TournamentError(_("The lowest rating to enter is above the highest."))
-
-
-def schedule_next_start(schedule: Schedule, now: datetime) -> datetime:
-    """The line's first start not past at ``now``."""
-    every = timedelta(minutes=schedule.every_minutes)
-    if schedule.first_start >= now:
-        return schedule.first_start
-    return schedule.first_start + every * -(-(now - schedule.first_start) // every)
 
 
 def schedule_save(*, schedule: Schedule, by) -> Schedule:

@@ -5,7 +5,7 @@ clock, and so survives a lost tick, a killed worker, or a server restarted mid-r
 
 import logging
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 
 from django.db import transaction
@@ -33,19 +33,25 @@ TOO_FEW = gettext_noop("Too few players joined.")
 ROUND_TIME_UP = gettext_noop("The round's time ran out.")
 
 
+def schedule_next_start(schedule: Schedule, now: datetime) -> datetime:
+    """The line's first start not past at ``now``."""
+    every = timedelta(minutes=schedule.every_minutes)
+    if schedule.first_start >= now:
+        return schedule.first_start
+    return schedule.first_start + every * -(-(now - schedule.first_start) // every)
+
+
 def calendar_make(*, now=None) -> int:
     """Make every calendar tournament that starts within its line's ``ahead_minutes`` and is not made
-    yet (one per line and start, whichever beat asks); how many it made."""
+    yet (one per line and start, whichever beat asks); how many it made. A line that repeats at no
+    interval (written outside the admin, which refuses it) makes nothing."""
     now = now or timezone.now()
     made = 0
-    for line in Schedule.objects.filter(active=True):
-        every = timedelta(minutes=line.every_minutes)
-        start = line.first_start
-        if start < now:
-            start += every * -(-(now - start) // every)  # the first start not past
+    for line in Schedule.objects.filter(active=True, every_minutes__gt=0):
+        start = schedule_next_start(line, now)
         while start <= now + timedelta(minutes=line.ahead_minutes):
             made += _make_from(line, start)
-            start += every
+            start += timedelta(minutes=line.every_minutes)
     return made
 
 
@@ -126,20 +132,24 @@ def _finish(tournament: Tournament, now) -> None:
     tournament's lock. Tables still playing finish but score nothing."""
     tournament.status, tournament.finished_at = Tournament.Status.FINISHED, now
     tournament.save(update_fields=["status", "finished_at"])
+    places_kept(tournament, now)
+    events.tournament_changed(tournament.pk)
+
+
+def places_kept(tournament: Tournament, now) -> None:
+    """Keep each player's place in the final standing and give the podium its trophies (again, after a
+    disqualification). Call holding the tournament's lock."""
     standing = ranked(tournament)
     places = {row.user: row.rank for row in standing}
     entries = list(Entry.objects.select_for_update().filter(tournament=tournament))
     for entry in entries:
         entry.rank = places.get(entry.user_id)
     Entry.objects.bulk_update(entries, ["rank"])
+    Trophy.objects.filter(tournament=tournament).delete()
     Trophy.objects.bulk_create(
-        [
-            Trophy(user_id=row.user, tournament=tournament, place=row.rank, points=row.points, won_at=now)
-            for row in arithmetic.podium(standing)
-        ],
-        ignore_conflicts=True,
+        Trophy(user_id=row.user, tournament=tournament, place=row.rank, points=row.points, won_at=now)
+        for row in arithmetic.podium(standing)
     )
-    events.tournament_changed(tournament.pk)
 
 
 def _arena_move_on(tournament_id: int) -> None:

@@ -14,7 +14,7 @@ from tables.services import TableError
 
 from .. import events
 from ..models import Entry, ModeratorAction, Tournament
-from .lifecycle import _cancel
+from .lifecycle import _cancel, places_kept
 from .shared import TournamentError, lock_tournament
 
 
@@ -46,7 +46,8 @@ def player_disqualify(*, tournament_id: int, user_id: int, by, reason: str) -> E
             raise TournamentError(_("This player was disqualified already."))
         entry.disqualified_at, entry.points, entry.rank = timezone.now(), 0, None
         entry.save(update_fields=["disqualified_at", "points", "rank"])
-        tournament.trophies.filter(user_id=user_id).delete()
+        if tournament.status == Tournament.Status.FINISHED:
+            places_kept(tournament, timezone.now())  # the others move up, and the podium with them
         ModeratorAction.objects.create(
             tournament=tournament,
             kind=ModeratorAction.Kind.DISQUALIFY,

@@ -86,7 +86,7 @@ def _score(tournament: Tournament, pairing: Pairing, now) -> None:
     Entry.objects.bulk_update(
         list(entries.values()), ["points", "matches", "wins", "streak", "table", "free_since"]
     )
-    pairing.scored_at, pairing.counted = now, counted
+    pairing.scored_at, pairing.counted = now, counted and decided is not None
     pairing.save(update_fields=["scored_at", "counted"])
     events.tournament_changed(tournament.pk)
     events.table_scored(pairing.table_id, tournament.pk)
