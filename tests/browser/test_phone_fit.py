@@ -2,10 +2,13 @@
 the right edge, no text is cut, no table scrolls sideways, and axe-core finds no serious
 accessibility violation. Each page's screenshot is kept under test-artifacts/ (fit-*.png)."""
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.tokens import default_token_generator
 from django.db import connection
 from django.db.models import F
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -20,6 +23,8 @@ from tests.conftest import ARTIFACTS
 from tests.factories import make_user
 from tests.gameplay.helpers import live_state
 from tests.history.helpers import play_out, seated_match
+from tests.tournaments.conftest import entered, tournament
+from tournaments.models import Kind, Tournament, Trophy
 
 OVERFLOW = """(width) => {
     // The phone's width, not innerWidth: a mobile browser widens its layout to a page too wide for it.
@@ -125,6 +130,16 @@ def site() -> dict[str, tuple[str, str | None]]:
             host=eva, game="americana", options={"players": 4}, turn_clock=45, is_private=False
         )
         table_services.bot_add(table_id=open_table.pk, by=eva, position=1, level="hard")
+        arena = tournament(status=Tournament.Status.RUNNING, starts_in=timedelta(minutes=-5))
+        entered(arena, ana, points=4, matches=2, wins=2, streak=2)
+        entered(arena, ion, points=2, matches=2, wins=1)
+        tournament(kind=Kind.SWISS, rounds=5, minutes=15, starts_in=timedelta(hours=3))
+        done = tournament(status=Tournament.Status.FINISHED, starts_in=timedelta(hours=-2))
+        for place, person in enumerate((ana, ion, eva), start=1):
+            entered(done, person, points=8 - 2 * place, matches=3, rank=place)
+            Trophy.objects.create(
+                user=person, tournament=done, place=place, points=8 - 2 * place, won_at=timezone.now()
+            )
         token = default_token_generator.make_token(ana)
         uid = urlsafe_base64_encode(force_bytes(ana.pk))
     finally:
@@ -162,6 +177,9 @@ def site() -> dict[str, tuple[str, str | None]]:
         "profile": "/accounts/profile/",
         "password-change": "/accounts/password/change/",
         "player-page": "/players/ion/",
+        "tournaments": "/tournaments/",
+        "running-arena": f"/tournaments/{arena.pk}/",
+        "finished-tournament": f"/tournaments/{done.pk}/",
     }
     return {
         **{name: (path, None) for name, path in anyone.items()},
