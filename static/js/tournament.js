@@ -35,7 +35,8 @@
   function tickCountdowns() {
     const now = Date.now() / 1000;
     for (const element of document.querySelectorAll("[data-countdown-to]")) {
-      element.textContent = clock(Math.max(0, Math.floor(Number(element.dataset.countdownTo) - now)));
+      const left = clock(Math.max(0, Math.floor(Number(element.dataset.countdownTo) - now)));
+      element.textContent = (element.dataset.countdownWords || "{time}").replace("{time}", left);
     }
   }
 
