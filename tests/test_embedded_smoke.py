@@ -222,3 +222,35 @@ def test_the_embedded_database_keeps_a_tables_chat(tmp_path):
     printed = on_sqlite(tmp_path, CHAT_ON_SQLITE)
     assert "said players gg True 1" in printed
     assert "refused You have just said that." in printed
+
+
+TOURNAMENT_ON_SQLITE = """
+from datetime import timedelta
+
+from django.utils import timezone
+
+from tests.tournaments.conftest import entered, established, open_tables, play_out, tournament
+from tournaments import services
+from tournaments.models import Entry, Tournament, Trophy
+
+ana, ion = established("ana"), established("ion")
+arena = tournament(starts_in=timedelta(seconds=-1))
+for person in (ana, ion):
+    services.tournament_join(user=person, tournament_id=arena.pk)
+services.tick()  # starts it and seats the two
+(table_id,) = open_tables(arena)
+play_out(table_id)  # the match's end scores it
+Tournament.objects.filter(pk=arena.pk).update(ends_at=timezone.now())
+services.tick()  # ends it
+points = sorted(Entry.objects.filter(tournament=arena).values_list("points", flat=True))
+print("ended", Tournament.objects.get(pk=arena.pk).status, "points", *points, "trophies", Trophy.objects.count())
+"""
+
+
+def test_the_embedded_database_runs_an_arena_from_the_start_to_the_trophies(tmp_path):
+    """SQLite has no row locks to skip: a tournament starts, pairs, scores and ends there all the same."""
+    printed = on_sqlite(tmp_path, TOURNAMENT_ON_SQLITE)
+    # One match: a win (2 and 0) or a level result (1 each); both played, so both are on the podium.
+    assert (
+        "ended finished points 0 2 trophies 2" in printed or "ended finished points 1 1 trophies 2" in printed
+    )
