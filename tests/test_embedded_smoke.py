@@ -243,7 +243,8 @@ play_out(table_id)  # the match's end scores it
 Tournament.objects.filter(pk=arena.pk).update(ends_at=timezone.now())
 services.tick()  # ends it
 points = sorted(Entry.objects.filter(tournament=arena).values_list("points", flat=True))
-print("ended", Tournament.objects.get(pk=arena.pk).status, "points", *points, "trophies", Trophy.objects.count())
+status = Tournament.objects.get(pk=arena.pk).status
+print("ended", status, "points", *points, "trophies", Trophy.objects.count())
 """
 
 
