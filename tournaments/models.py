@@ -4,6 +4,7 @@ calendar that makes events ahead of their start, the trophies, and what moderato
 Every row here is written by ``tournaments.services`` only."""
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -133,6 +134,13 @@ class Tournament(TournamentShape):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
+
+    @property
+    def round_ends_at(self):
+        """A Swiss round's time limit: the next round starts by then at the latest."""
+        if self.round_started_at is None:
+            return None
+        return self.round_started_at + timedelta(minutes=self.minutes)
 
 
 class Entry(models.Model):

@@ -245,3 +245,17 @@ def test_the_finished_page_shows_the_podium_and_the_profile_its_trophies(client)
     assert 'data-testid="profile-trophies"' in profile
     assert "place 2" in profile and f'href="/tournaments/{event.pk}/"' in profile and "Sunday cup" in profile
     assert 'data-testid="profile-trophies"' not in client.get("/players/viewer/").content.decode()
+
+
+def test_a_swiss_round_shows_when_the_next_round_starts_at_the_latest():
+    started = timezone.now().replace(microsecond=0)
+    event = tournament(kind=Kind.SWISS, status=Tournament.Status.RUNNING, rounds=3, minutes=15)
+    Tournament.objects.filter(pk=event.pk).update(round=1, round_started_at=started)
+
+    live = render_to_string("tournaments/_live.html", selectors.live_context(tournament_id=event.pk))
+
+    assert "Round 1 of 3" in live and "Next round at the latest" in live
+    assert f'data-countdown-to="{int((started + timedelta(minutes=15)).timestamp())}"' in live
+    Tournament.objects.filter(pk=event.pk).update(round=3)
+    last = render_to_string("tournaments/_live.html", selectors.live_context(tournament_id=event.pk))
+    assert "Round 3 of 3" in last and "Next round" not in last
