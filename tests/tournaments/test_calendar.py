@@ -1,10 +1,12 @@
 """The calendar: a real Celery worker running beat makes each calendar tournament once, ahead of its
 start, and starts it when due, telling those who joined."""
 
+import io
 import re
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from social.models import Notice
@@ -107,3 +109,29 @@ def test_a_worker_with_beat_makes_the_tournament_once_and_starts_it_telling_its_
             assert len(seated) == 2 and seated[0].table_id == seated[1].table_id
         finally:
             stop(worker)
+
+
+@pytest.mark.django_db
+def test_the_example_calendar_is_added_once_switched_off_and_each_line_makes_a_playable_tournament():
+    Schedule.objects.all().delete()
+    out = io.StringIO()
+    call_command("examplecalendar", stdout=out)
+    call_command("examplecalendar", stdout=out)
+
+    lines = list(Schedule.objects.order_by("name"))
+    assert [line.name for line in lines] == [
+        "Hourly Americana arena",
+        "Nightly classic Swiss",
+        "Weekend long arena",
+    ]
+    assert "Added (switched off): Nightly classic Swiss" in out.getvalue()
+    assert "in the calendar already" in out.getvalue()
+    assert not any(line.active for line in lines)
+    swiss = lines[1]
+    assert (swiss.kind, swiss.rounds, swiss.options["match"], swiss.options["lead"]) == (
+        "swiss",
+        7,
+        "points8",
+        "rotate",
+    )
+    assert services.calendar_make() == 0  # switched off: nothing is made

@@ -19,7 +19,7 @@ Rows: every row of ``tournaments.models`` is written in this package only.
 """
 
 from .arena import arena_pair, standing_order
-from .calendar import schedule_check, schedule_delete, schedule_save
+from .calendar import schedule_add_examples, schedule_check, schedule_delete, schedule_save
 from .entering import (
     entry_refusal,
     paused_for_seat,
@@ -52,6 +52,7 @@ __all__ = [
     "paused_for_seat",
     "person_forget",
     "player_disqualify",
+    "schedule_add_examples",
     "schedule_check",
     "schedule_delete",
     "schedule_next_start",

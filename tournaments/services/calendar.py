@@ -2,6 +2,9 @@
 it will make would be, when it is saved: a line that cannot make a playable tournament is refused then,
 not found out by beat every minute."""
 
+from datetime import UTC, datetime
+
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..models import Kind, Schedule
@@ -12,6 +15,48 @@ FEWEST_MINUTES_APART = 10
 """Lines closer than the shortest tournament would flood the calendar."""
 AHEAD_MINUTES = (5, 7 * 24 * 60)
 """How long before its start a tournament is made: time to join it, and never more than a week."""
+
+
+AMERICANA_FOR_TWO = {"players": 2, "target": 101}
+CLASSIC_FOR_TWO = {"players": 2, "match": "points8"}
+EXAMPLE_LINES = (
+    {
+        "name": "Hourly Americana arena",
+        "kind": Kind.ARENA,
+        "game": "americana",
+        "options": AMERICANA_FOR_TWO,
+        "turn_clock": 20,
+        "minutes": 45,
+        "first_start": datetime(2026, 12, 7, 0, 0, tzinfo=UTC),
+        "every_minutes": 60,
+        "ahead_minutes": 60,
+    },
+    {
+        "name": "Nightly classic Swiss",
+        "kind": Kind.SWISS,
+        "game": "classic",
+        "options": CLASSIC_FOR_TWO,
+        "turn_clock": 45,
+        "minutes": 25,
+        "rounds": 7,
+        "first_start": datetime(2026, 12, 7, 19, 0, tzinfo=UTC),
+        "every_minutes": 1440,
+        "ahead_minutes": 720,
+    },
+    {
+        "name": "Weekend long arena",
+        "kind": Kind.ARENA,
+        "game": "americana",
+        "options": {"players": 4, "target": 301},
+        "turn_clock": 20,
+        "minutes": 120,
+        "first_start": datetime(2026, 12, 12, 16, 0, tzinfo=UTC),
+        "every_minutes": 10080,
+        "ahead_minutes": 2880,
+    },
+)
+"""A calendar to start from (``manage.py examplecalendar``): an hourly Americana arena, a nightly
+classic Swiss event (21:00 in Romania), a long arena every Saturday."""
 
 
 def _may_edit(by) -> None:
@@ -71,3 +116,18 @@ def schedule_delete(*, schedule: Schedule, by) -> None:
     to a line."""
     _may_edit(by)
     schedule.delete()
+
+
+@transaction.atomic(durable=True)
+def schedule_add_examples() -> list[Schedule]:
+    """Add ``EXAMPLE_LINES`` that are not in the calendar yet (by name), switched off: a superuser
+    switches each on in the admin, or changes it first. The lines added."""
+    added = []
+    for values in EXAMPLE_LINES:
+        if Schedule.objects.filter(name=values["name"]).exists():
+            continue
+        schedule = Schedule(**values, active=False)
+        schedule_check(schedule=schedule)
+        schedule.save()
+        added.append(schedule)
+    return added
