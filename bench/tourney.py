@@ -1,22 +1,33 @@
 """What ``manage.py tourneybench`` reads and writes in the database, apart from its crowd's sockets: the
-crowd's accounts, the arena it plays, the pairing step timed in this process, and what the tournament's
-rows say afterwards (who sat where and when, how long each waited for the next table)."""
+crowd's accounts, the arena it plays, the pairing step timed in this process (its decision, then its
+seating as the news of it is heard), and what the tournament's rows say afterwards (who sat where and
+when, how long each waited for the next table)."""
 
+import asyncio
+import contextlib
 import time
 from dataclasses import dataclass
 from datetime import timedelta
 from itertools import pairwise
 
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
+from django.db import transaction
 from django.utils import timezone
 
 from gameplay import services as gameplay_services
 from gameplay.models import Match
 from tables.models import TurnClock
 from tournaments import arithmetic, services
+from tournaments.events import tournament_group
 from tournaments.models import Entry, Kind, Pairing, Tournament
+from tournaments.services.arena import waiting_entries
 from tournaments.services.entering import LENGTHS
+from tournaments.services.shared import busy, held_elsewhere, lock_tournament
+from tournaments.services.tables import apart
 
 SHORTEST_CLOCK = min(value for value in TurnClock.values if value)
 """The shortest turn clock a tournament takes: a stalled seat is played for soonest."""
@@ -71,69 +82,138 @@ def make_arena(
 
 
 @dataclass(frozen=True)
-class PairingTimes:
+class Decision:
+    """The arena pairing's decision on a crowd, as one of its transactions makes it."""
+
     waiting: int
     tables: int
-    whole: float
-    """``services.arena_pair``, seconds: the reads, the arithmetic and every table made, one transaction."""
     reads: float
-    """The waiting entries and the standing order read, seconds."""
+    """The tournament's and the waiting entries' locks and reads, who is busy elsewhere, the standing
+    order and who blocked whom, seconds."""
     arithmetic: float
-    """``arithmetic.arena_tables`` alone, seconds."""
+    """``arithmetic.arena_tables`` and the longest waiting put first, seconds."""
 
 
-def time_pairing(*, people: int, seats: int, game: str, options: dict, prefix: str) -> PairingTimes:
-    """The pairing step on ``people`` waiting in a running arena of their own: its reads and its
-    arithmetic timed apart, then ``services.arena_pair`` whole. The arena is then ended and its tables
-    closed, so no bot takes them over to play on beside the next run."""
+@dataclass(frozen=True)
+class Seated:
+    """A crowd's seating timed by its news, as the pages hear it: seconds from the pairing's start to the
+    ``tournament.seated`` news of the first ``TOURNAMENT_TABLES_PER_TRANSACTION`` tables and of all
+    (None: not heard within ``SEATING_WAIT``)."""
+
+    tables: int
+    first: float | None
+    whole: float | None
+
+
+SEATING_WAIT = 600.0
+"""The longest the timed seating of a crowd is waited for."""
+
+
+def time_decision(tournament_id: int) -> Decision:
+    """The reads and the arithmetic of ``services.arena_pair``'s transaction on whoever waits in the
+    tournament (its own pieces, composed as its ``_pair_once`` does), timed apart and rolled back: the
+    part of a pairing the arena's size changes, before any table is made."""
+    with transaction.atomic():
+        started = time.perf_counter()
+        tournament = lock_tournament(tournament_id)
+        now = timezone.now()
+        entries = {
+            entry.user_id: entry
+            for entry in waiting_entries(tournament, now)
+            .select_for_update(of=("self",), skip_locked=True)
+            .select_related("user")
+        }
+        for user_id in held_elsewhere(tournament, entries) | busy(entries):
+            del entries[user_id]
+        ranks = services.standing_order(tournament)
+        blocked = apart(list(entries))
+        read = time.perf_counter() - started
+        started = time.perf_counter()
+        waiting = {
+            user_id: arithmetic.Waiting(
+                user=user_id,
+                rank=ranks[user_id],
+                waited=(now - (entry.free_since or entry.joined_at)).total_seconds(),
+                last_opponents=frozenset(entry.last_table_mates),
+            )
+            for user_id, entry in entries.items()
+        }
+        groups = arithmetic.arena_tables(
+            list(waiting.values()), tournament.players_at_table, teams=tournament.teams, apart=blocked
+        )
+        groups.sort(key=lambda group: -max(waiting[user_id].waited for user_id in group))
+        grouped = time.perf_counter() - started
+        transaction.set_rollback(True)
+    return Decision(waiting=len(entries), tables=len(groups), reads=read, arithmetic=grouped)
+
+
+async def time_seating(tournament_id: int, tables: int) -> Seated:
+    """Start the (upcoming) arena and seat its waiting crowd with ``services.arena_pair`` here, timed by
+    the seating news heard on the tournament's group: whichever pairs it (this process, or the worker's
+    tick finding it running first), the first tables' news is what their players wait for."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    group = tournament_group(tournament_id)
+    await layer.group_add(group, channel)
+    heard: set[int] = set()
+    first_batch = min(tables, settings.TOURNAMENT_TABLES_PER_TRANSACTION)
+    first = whole = None
+    try:
+        started = time.perf_counter()
+        await sync_to_async(start_now, thread_sensitive=False)(tournament_id)
+        pairing = asyncio.ensure_future(
+            sync_to_async(services.arena_pair, thread_sensitive=False)(tournament_id=tournament_id)
+        )
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(SEATING_WAIT):
+                while len(heard) < tables:
+                    message = await layer.receive(channel)
+                    if message["type"] != "tournament.seated":
+                        continue
+                    heard.update(message["seats"].values())
+                    if first is None and len(heard) >= first_batch:
+                        first = time.perf_counter() - started
+                whole = time.perf_counter() - started
+        await pairing
+    finally:
+        await layer.group_discard(group, channel)
+    return Seated(tables=len(heard), first=first, whole=whole)
+
+
+def start_now(tournament_id: int) -> None:
+    Tournament.objects.filter(pk=tournament_id).update(
+        status=Tournament.Status.RUNNING, started_at=timezone.now()
+    )
+
+
+def time_pairing(
+    *, people: int, seats: int, game: str, options: dict, prefix: str
+) -> tuple[Decision, Seated]:
+    """The pairing step on ``people`` waiting at once in an arena of their own: the decision timed in
+    a rolled-back transaction while the arena is still upcoming (the worker's tick pairs running arenas
+    only), then the arena started and its crowd seated. The arena is then ended and its tables closed,
+    so no bot takes them over to play on beside the next run."""
     crowd = make_established_people(people, prefix)
     tournament = make_arena(
         name="Pairing step",
         game=game,
         options={**options, "players": seats},
         turn_clock=SHORTEST_CLOCK,
-        starts_in=0,
+        starts_in=3600,
         seconds=3600,
         most=people,
     )
     now = timezone.now()
-    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING, started_at=now)
-    # Paused until the step is timed: the worker's tick pairs every running arena, and would seat them.
     Entry.objects.bulk_create(
-        Entry(
-            tournament=tournament,
-            user=user,
-            rating=1500 + index % 400,
-            joined_at=now,
-            seen_at=now,
-            paused=True,
-        )
+        Entry(tournament=tournament, user=user, rating=1500 + index % 400, joined_at=now, seen_at=now)
         for index, user in enumerate(crowd)
     )
-    tournament.refresh_from_db()
-    started = time.perf_counter()
-    entries = list(Entry.objects.filter(tournament=tournament))
-    ranks = services.standing_order(tournament)
-    read = time.perf_counter() - started
-    waiting = [
-        arithmetic.Waiting(
-            user=entry.user_id, rank=ranks[entry.user_id], waited=0.0, last_opponents=frozenset()
-        )
-        for entry in entries
-    ]
-    started = time.perf_counter()
-    arithmetic.arena_tables(waiting, seats, teams=tournament.teams)
-    grouped = time.perf_counter() - started
-    Entry.objects.filter(tournament=tournament).update(paused=False, seen_at=timezone.now())
-    started = time.perf_counter()
-    seated = services.arena_pair(tournament_id=tournament.pk)
-    whole = time.perf_counter() - started
+    decision = time_decision(tournament.pk)
+    seated = asyncio.run(time_seating(tournament.pk, decision.tables))
     Tournament.objects.filter(pk=tournament.pk).update(ends_at=timezone.now())
-    for table_id in sorted(set(seated.values())):
+    for table_id in Pairing.objects.filter(tournament=tournament).values_list("table_id", flat=True):
         gameplay_services.table_close(table_id=table_id, reason="The benchmark's pairing step is timed.")
-    return PairingTimes(
-        waiting=len(entries), tables=len(set(seated.values())), whole=whole, reads=read, arithmetic=grouped
-    )
+    return decision, seated
 
 
 @dataclass(frozen=True)

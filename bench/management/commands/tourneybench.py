@@ -1,28 +1,27 @@
-"""``manage.py tourneybench``: a crowd of simulated people playing one arena over real websockets.
+"""``manage.py tourneybench``: a crowd of simulated people playing one arena through the site's pages.
 
 Run it against a running site (``manage.py prod``: nginx, Daphne processes, a Celery worker with beat,
 whose tick starts the arena and pairs it) that shares this process's ``DATABASE_URL``, ``REDIS_URL``,
 ``CHANNELS_PREFIX`` and ``SECRET_KEY``. It makes ``--people`` established ``bench-`` accounts and a
 public arena of ``--seats`` a table (classic, one deal a match by default: a few dozen moves, where
-Americana to 101 takes hundreds), starting once everyone has joined. Each person joins, keeps the
-tournament page's heartbeat, and, each time the arena seats them, opens their table's socket
-(``/ws/tables/<id>/``, through ``--url``, from an address of their own as pairbench's people do) and
-plays the moves their page offers, a table making one move every ``--move-seconds`` or so, until the
-match is over; then they wait for the next table, until the arena ends.
+Americana to 101 takes hundreds), starting once everyone has joined. Each person, as a browser on the
+tournament's page does and from an address of their own as pairbench's people: opens the page's socket
+(``/ws/tournaments/<id>/``, through ``--url``) and keeps it open (its heartbeat keeps them in), joins
+with the page's button (``POST /tournaments/<id>/join/``, with a CSRF cookie and its token), and, each
+time the socket's ``go`` frame sends them to a table, opens that table's socket and plays the moves its
+page offers, a table making one move every ``--move-seconds`` or so, until the match shows over; then
+waits for the next ``go``, until the arena ends. One more account, in no tournament, watches the page
+and counts its ``live`` frames (the standing, rendered once per process and language).
 
-The tournament pages (the join view, ``/ws/tournaments/<id>/``) are not part of the site yet: each
-person joins through ``services.tournament_join`` in this process, the heartbeat is
-``services.tournament_seen`` for the whole crowd every ``TOURNAMENT_SEEN_EVERY_SECONDS``, and the news a
-page would hear (``tournament.seated``, ``tournament.changed``) is read from the tournament's group on
-the channel layer here, as a page's consumer would receive it.
-
-It prints: the time from a match's end (its last move sent) to the person hearing of their next table,
-p50 / p99 (goal: p99 3 s or less), and the same from the database's stamps (the match finished -> the
-next table made); the standings changes announced per second; each ``--cpu`` process's CPU; whether
-anybody sat at two tables at once (from the ``Pairing`` rows: each person's tables' times never
-overlap); and, after the run, the pairing step timed in this process on ``--crowd`` people waiting at
-once: ``services.arena_pair`` whole (its reads, its arithmetic, every table made) and
-``arithmetic.arena_tables`` alone.
+It prints: the time from a match's end (its last move sent) to the person's next ``go`` frame, p50 /
+p99 (goal: p99 3 s or less; the ``go`` often comes before the table's own page shows the match over),
+and the same from the database's stamps (the match finished -> the next table made); the arena's start
+(everyone waiting at once) from its ``started_at`` to the ``go`` of the first
+``TOURNAMENT_TABLES_PER_TRANSACTION`` tables and of every first table; the watcher's standings pushes a
+second; each ``--cpu`` process's CPU; whether anybody sat at two tables at once (from the ``Pairing``
+rows: each person's tables' times never overlap); and, after the run, the pairing step timed in this
+process on ``--crowd`` people waiting at once in an arena of their own: its decision (reads, then
+``arithmetic.arena_tables``), and the seating to the news of its first tables and of all of them.
 """
 
 import asyncio
@@ -30,47 +29,55 @@ import contextlib
 import json
 import os
 import random
+import re
 import statistics
 import time
 import uuid
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from bench import tourney
 from bench.guard import WritingBenchmark, bench_username
 from bench.management.commands.loadbench import VERSION, CpuMeter, choose, hand_shown, session_cookie
-from bench.management.commands.pairbench import percentile, source_of, sources_available
+from bench.management.commands.pairbench import (
+    csrf_secret,
+    percentile,
+    post_form,
+    source_of,
+    sources_available,
+)
 from tables.models import Game
-from tournaments import services
-from tournaments.events import tournament_group
-from tournaments.models import Pairing
+from tournaments.models import Entry, Pairing, Tournament
 
 MATCH_OVER = 'data-testid="match-over"'
+TABLE_URL = re.compile(r"/tables/(\d+)/")
 CONNECT_TRIES = 5
 LEAD_SECONDS = 5.0
 """Between the last join and the arena's start."""
 LAST_SEAT_WAIT = 15.0
 """How long after the arena's end a person still waits for a table (one made just before it)."""
+WATCHER_SOURCE = "127.2.0.1"
+"""The watcher's own address, apart from the crowd's 127.1.x.y."""
 
 
 @dataclass
 class Person:
     index: int
-    user: object
     user_id: int
     cookies: str
     source: str | None
     seats: asyncio.Queue = field(default_factory=asyncio.Queue)
-    """(when heard of, table id), as the page would hear them."""
+    """(when heard of, table id) for each ``go`` frame of the tournament's socket."""
+    first_seat: tuple[float, int] | None = None
+    """The first ``go``: when heard (``time.time()``), which table."""
     ended: float = 0.0
     """``time.time()`` as the move that ended their last match was sent; 0 before their first."""
     waits: list[float] = field(default_factory=list)
-    """Seconds from each match's end to hearing of the next table."""
+    """Seconds from each match's end to the ``go`` to the next table."""
     matches: int = 0
     error: str = ""
 
@@ -91,15 +98,8 @@ class Pace:
         self.last = time.perf_counter()
 
 
-@dataclass
-class News:
-    changed: list[float] = field(default_factory=list)
-    """When each ``tournament.changed`` was heard."""
-    seated: int = 0
-
-
 class Command(WritingBenchmark):
-    help = "Simulated people playing one arena over websockets; prints match end -> next seat and more."
+    help = "Simulated people playing one arena through its pages; prints match end -> next seat and more."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
@@ -149,9 +149,9 @@ class Command(WritingBenchmark):
             raise CommandError(f"--options: {error}") from None
         spread = not options["from_this_machine"] and sources_available()
         run = uuid.uuid4().hex[:6]
-        users = tourney.make_established_people(people, bench_username(f"tourney-{run}-"))
+        *users, watcher = tourney.make_established_people(people + 1, bench_username(f"tourney-{run}-"))
         crowd = [
-            Person(index, user, user.pk, session_cookie(user), source_of(index) if spread else None)
+            Person(index, user.pk, session_cookie(user), source_of(index) if spread else None)
             for index, user in enumerate(users)
         ]
         arena = tourney.make_arena(
@@ -164,10 +164,12 @@ class Command(WritingBenchmark):
             most=people,
         )
         cpu = CpuMeter([*options["cpu"], os.getpid()] if options["cpu"] else [])
-        news = News()
+        pushes: list[float] = []
+        watching = (session_cookie(watcher), WATCHER_SOURCE if spread else None)
         started = time.perf_counter()
-        asyncio.run(self.run(f"ws://{split.netloc}", url, arena, crowd, news, cpu, options))
+        asyncio.run(self.run(split, arena, crowd, watching, pushes, cpu, options))
         cpu.stop()
+        arena.refresh_from_db()
         measured = time.time() - arena.starts_at.timestamp()
         took = time.perf_counter() - started
         by_person = tourney.seatings(arena.pk)
@@ -178,7 +180,10 @@ class Command(WritingBenchmark):
             f"~{options['move_seconds']:g} s a table, arena {options['arena_seconds']:g} s "
             f"(the run took {took:.0f} s), from {where}"
         )
-        write("joined through services.tournament_join, heartbeat services.tournament_seen (no pages yet)")
+        write(
+            f"joined through the page's POST: {Entry.objects.filter(tournament=arena).count()} of {people}; "
+            "each kept the tournament's socket open and went to each table by its go frame"
+        )
         write(f"tables made: {Pairing.objects.filter(tournament=arena).count()}")
         write(f"matches played to their end by the crowd: {sum(person.matches for person in crowd)}")
         errors: dict[str, int] = {}
@@ -187,26 +192,32 @@ class Command(WritingBenchmark):
                 errors[person.error] = errors.get(person.error, 0) + 1
         for error, count in sorted(errors.items()):
             write(f"  {count} x {error}")
-        self.latency("match end -> next table heard of", [wait for person in crowd for wait in person.waits])
+        waits = [wait for person in crowd for wait in person.waits]
+        self.latency("match end (last move sent) -> next go frame", waits)
         self.latency("match finished -> next table made (database)", tourney.waits_for_next_table(by_person))
-        self.pushes(arena, news)
+        self.start_wave(arena, crowd)
+        self.pushes(arena, pushes)
         write(f"people at two tables at once: {len(tourney.at_two_tables(by_person))}")
         for name, seconds in cpu.used().items():
             share = seconds / max(1e-9, measured) * 100
             write(f"CPU, {name}: {seconds:.1f} s ({share:.0f}% of a core from the arena's start on)")
         if options["crowd"]:
-            timed = tourney.time_pairing(
+            decision, seated = tourney.time_pairing(
                 people=options["crowd"],
                 seats=seats,
                 game=game,
                 options=match_options,
                 prefix=bench_username(f"tourney-{run}-crowd-"),
             )
-            each = timed.whole * 1000 / max(1, timed.tables)
+            reads, grouped = decision.reads * 1000, decision.arithmetic * 1000
             write(
-                f"pairing step, {timed.waiting} waiting -> {timed.tables} tables: services.arena_pair "
-                f"{timed.whole * 1000:.0f} ms ({each:.1f} ms a table made); its reads "
-                f"{timed.reads * 1000:.0f} ms; arithmetic.arena_tables {timed.arithmetic * 1000:.1f} ms"
+                f"pairing step, decision: {decision.waiting} waiting -> {decision.tables} tables in "
+                f"{reads + grouped:.0f} ms (reads {reads:.0f} ms, arithmetic.arena_tables {grouped:.1f} ms)"
+            )
+            write(
+                f"pairing step, seating {seated.tables} tables "
+                f"({settings.TOURNAMENT_TABLES_PER_TRANSACTION} a transaction), news heard: "
+                f"first {seconds_text(seated.first)}, all {seconds_text(seated.whole)}"
             )
 
     def latency(self, label: str, values: list[float]) -> None:
@@ -219,76 +230,99 @@ class Command(WritingBenchmark):
             f"({len(values)} samples)"
         )
 
-    def pushes(self, arena, news: News) -> None:
+    def start_wave(self, arena: Tournament, crowd: list[Person]) -> None:
+        """The arena's start, when everyone waits at once: its ``started_at`` to the ``go`` frames of the
+        first tables (one transaction's) and of everyone's first table."""
+        if arena.started_at is None:
+            self.stdout.write("the arena's start: it did not start")
+            return
+        first_heard: dict[int, float] = {}
+        for person in crowd:
+            if person.first_seat:
+                heard, table_id = person.first_seat
+                first_heard[table_id] = min(heard, first_heard.get(table_id, heard))
+        if not first_heard:
+            self.stdout.write("the arena's start: nobody was seated")
+            return
+        ordered = sorted(first_heard.values())
+        start = arena.started_at.timestamp()
+        batch = min(len(ordered), settings.TOURNAMENT_TABLES_PER_TRANSACTION)
+        self.stdout.write(
+            f"the arena's start, {len(ordered)} first tables: go of the first {batch} heard "
+            f"{(ordered[batch - 1] - start) * 1000:.0f} ms after its start, of all "
+            f"{(ordered[-1] - start) * 1000:.0f} ms"
+        )
+
+    def pushes(self, arena: Tournament, pushes: list[float]) -> None:
         start, end = arena.starts_at.timestamp(), arena.ends_at.timestamp()
-        during = [moment for moment in news.changed if start <= moment <= end]
+        during = [moment for moment in pushes if start <= moment <= end]
         per_second: dict[int, int] = {}
         for moment in during:
             per_second[int(moment)] = per_second.get(int(moment), 0) + 1
         self.stdout.write(
-            f"standings changes announced: {len(during) / max(1e-9, end - start):.1f}/s, at most "
-            f"{max(per_second.values(), default=0)} in a second (a page renders at most one every "
-            f"{settings.TOURNAMENT_PUSH_SECONDS:g} s)"
+            f"standings pushes to a watching page: {len(during) / max(1e-9, end - start):.2f}/s, at most "
+            f"{max(per_second.values(), default=0)} in a second (at most one every "
+            f"{settings.TOURNAMENT_PUSH_SECONDS:g} s by design)"
         )
 
-    async def run(
-        self, ws_base: str, origin: str, arena, crowd: list[Person], news: News, cpu, options
-    ) -> None:
-        layer = get_channel_layer()
-        channel = await layer.new_channel()
-        await layer.group_add(tournament_group(arena.pk), channel)
-        by_id = {person.user_id: person for person in crowd}
-        listening = asyncio.ensure_future(self.listen(layer, channel, by_id, news))
-        beating = asyncio.ensure_future(self.heartbeat(arena.pk, list(by_id)))
+    async def run(self, split, arena, crowd: list[Person], watching, pushes: list[float], cpu, options):
+        origin = f"http://{split.netloc}"
+        page = reverse("tournaments:detail", args=[arena.pk])
+        watcher = await open_socket(split, f"/ws/tournaments/{arena.pk}/", *watching)
+        counting = asyncio.ensure_future(count_pushes(watcher, pushes))
         measuring = asyncio.ensure_future(self.measure_from(arena.starts_at.timestamp(), cpu))
         tables: dict[int, Pace] = {}
         try:
             await asyncio.gather(
-                *(self.person(ws_base, origin, arena, person, tables, options) for person in crowd)
+                *(self.person(split, origin, page, arena, person, tables, options) for person in crowd)
             )
         finally:
-            for task in (listening, beating, measuring):
+            for task in (counting, measuring):
                 task.cancel()
-            await layer.group_discard(tournament_group(arena.pk), channel)
-
-    @staticmethod
-    async def listen(layer, channel: str, by_id: dict[int, Person], news: News) -> None:
-        """The tournament's news, as a page's consumer hears it."""
-        while True:
-            message = await layer.receive(channel)
-            heard = time.time()
-            if message["type"] == "tournament.changed":
-                news.changed.append(heard)
-            elif message["type"] == "tournament.seated":
-                for user_id, table_id in message["seats"].items():
-                    if person := by_id.get(int(user_id)):
-                        news.seated += 1
-                        person.seats.put_nowait((heard, table_id))
-
-    @staticmethod
-    async def heartbeat(tournament_id: int, user_ids: list[int]) -> None:
-        """Every page's heartbeat, once for the crowd, as a process does for its pages."""
-        seen = sync_to_async(services.tournament_seen, thread_sensitive=False)
-        while True:
-            await seen(tournament_id=tournament_id, user_ids=user_ids)
-            await asyncio.sleep(settings.TOURNAMENT_SEEN_EVERY_SECONDS)
+            await watcher.close()
 
     @staticmethod
     async def measure_from(start: float, cpu) -> None:
         await asyncio.sleep(max(0.0, start - time.time()))
         cpu.start()
 
-    async def person(
-        self, ws_base: str, origin: str, arena, person: Person, tables: dict[int, Pace], options
-    ):
+    async def person(self, split, origin: str, page: str, arena, person: Person, tables, options) -> None:
         rng = random.Random(options["seed"] * 100_003 + person.index)
         await asyncio.sleep(options["join_seconds"] * rng.random())
-        join = sync_to_async(services.tournament_join, thread_sensitive=False)
+        csrf = csrf_secret()
+        cookies = f"{person.cookies}; {settings.CSRF_COOKIE_NAME}={csrf}"
         try:
-            await join(user=person.user, tournament_id=arena.pk)
+            socket = await open_socket(split, f"/ws/tournaments/{arena.pk}/", cookies, person.source)
         except Exception as error:
-            person.error = f"join: {error!r}"
+            person.error = f"tournament socket: {type(error).__name__}"
             return
+        async with socket:
+            hearing = asyncio.ensure_future(hear_go(socket, person))
+            try:
+                reply = await post_form(
+                    split.hostname,
+                    split.port,
+                    f"{page}join/",
+                    cookies,
+                    {"csrfmiddlewaretoken": csrf},
+                    person.source,
+                )
+            except Exception as error:
+                person.error = f"join: {type(error).__name__}"
+                hearing.cancel()
+                return
+            if reply.status != 302:
+                person.error = f"join answered {reply.status}"
+                hearing.cancel()
+                return
+            try:
+                await self.play_arena(split, origin, arena, person, tables, options, rng)
+            finally:
+                hearing.cancel()
+
+    async def play_arena(self, split, origin, arena, person: Person, tables, options, rng) -> None:
+        """Each table the page sends the person to, played to its end, until the arena is over."""
+        played: set[int] = set()
         ends = arena.ends_at.timestamp()
         while True:
             try:
@@ -296,34 +330,26 @@ class Command(WritingBenchmark):
                     heard, table_id = await person.seats.get()
             except TimeoutError:
                 return
+            if table_id in played:  # the heartbeat's go to the table just played, heard late
+                continue
+            played.add(table_id)
+            if person.first_seat is None:
+                person.first_seat = (heard, table_id)
             if person.ended:
                 person.waits.append(heard - person.ended)
             pace = tables.setdefault(table_id, Pace(options["move_seconds"]))
             try:
-                await self.play(ws_base, origin, person, table_id, pace, rng)
+                await self.play(split, origin, person, table_id, pace, rng)
             except Exception as error:
                 person.error = f"table: {type(error).__name__}"
                 return
 
     @staticmethod
-    async def play(ws_base: str, origin: str, person: Person, table_id: int, pace: Pace, rng) -> None:
+    async def play(split, origin: str, person: Person, table_id: int, pace: Pace, rng) -> None:
         """Open the table's socket and play what the page offers until the match shows over."""
         import websockets
 
-        options = {"local_addr": (person.source, 0)} if person.source else {}
-        for attempt in range(CONNECT_TRIES):
-            try:
-                socket = await websockets.connect(
-                    f"{ws_base}/ws/tables/{table_id}/",
-                    additional_headers={"Cookie": person.cookies, "Origin": origin},
-                    open_timeout=30,
-                    **options,
-                )
-                break
-            except (OSError, TimeoutError, websockets.exceptions.InvalidHandshake):
-                await asyncio.sleep(0.5 * (attempt + 1))
-        else:
-            raise ConnectionError(f"table {table_id}")
+        socket = await open_socket(split, f"/ws/tables/{table_id}/", person.cookies, person.source)
         async with socket:
             hand, sent = "", -1
             while True:
@@ -345,3 +371,44 @@ class Command(WritingBenchmark):
                 pace.sent_at = time.time()
                 with contextlib.suppress(websockets.exceptions.ConnectionClosedOK):
                     await socket.send(json.dumps({"version": version, **move}))
+
+
+def seconds_text(seconds: float | None) -> str:
+    return "not heard" if seconds is None else f"{seconds * 1000:.0f} ms"
+
+
+async def open_socket(split, path: str, cookies: str, source: str | None):
+    """A page's websocket through the site, from ``source`` (an address of this machine); a refused or
+    dropped handshake is tried again, as a page does."""
+    import websockets
+
+    options = {"local_addr": (source, 0)} if source else {}
+    for attempt in range(CONNECT_TRIES):
+        try:
+            return await websockets.connect(
+                f"ws://{split.netloc}{path}",
+                additional_headers={"Cookie": cookies, "Origin": f"http://{split.netloc}"},
+                open_timeout=30,
+                max_size=None,
+                **options,
+            )
+        except (OSError, TimeoutError, websockets.exceptions.InvalidHandshake):
+            await asyncio.sleep(0.5 * (attempt + 1))
+    raise ConnectionError(path)
+
+
+async def hear_go(socket, person: Person) -> None:
+    """The tournament page's frames: each ``go`` queued for the person (its ``live`` frames read and let
+    go, as a page swaps them in)."""
+    async for frame in socket:
+        heard = time.time()
+        news = json.loads(frame)
+        if news.get("kind") == "go" and (found := TABLE_URL.search(news["url"])):
+            person.seats.put_nowait((heard, int(found.group(1))))
+
+
+async def count_pushes(socket, pushes: list[float]) -> None:
+    """When each ``live`` frame reached the watching page."""
+    async for frame in socket:
+        if json.loads(frame).get("kind") == "live":
+            pushes.append(time.time())
