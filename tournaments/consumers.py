@@ -275,7 +275,7 @@ class TournamentTable(TableSocketPart):
                     '<button type="button" class="button button-small" data-go-stay>{}</button></p>',
                     match.url,
                     GO_BACK_SECONDS,
-                    format_html(gettext("Back to the tournament in {seconds} s"), seconds=seconds),
+                    format_html(gettext("Back to the tournament in {seconds} s"), seconds=seconds),
                     gettext("Stay"),
                 )
             return format_html(
