@@ -61,6 +61,15 @@ def tournament_lists(*, viewer) -> TournamentLists:
     )
 
 
+HOME_LISTED = 3
+
+
+def tournaments_soon(*, viewer) -> list[Tournament]:
+    """What the home page shows: the running tournaments and the next to start, those running first."""
+    lists = tournament_lists(viewer=viewer)
+    return [*lists.running, *lists.upcoming][:HOME_LISTED]
+
+
 def tournament_shown(*, tournament_id: int, viewer, token: str = "") -> Tournament | None:
     """The tournament if ``viewer`` may open its page: a public one; a private one for its creator,
     its entrants, and whoever holds its link's ``token``. None otherwise (the page is "not found")."""

@@ -42,12 +42,13 @@ def tournament(
     minutes: int = 30,
     rounds: int = 0,
     starts_in: timedelta = timedelta(minutes=5),
+    name: str = "",
     **fields,
 ) -> Tournament:
     """A public tournament of quick classic matches, starting ``starts_in`` from now."""
     starts_at = timezone.now() + starts_in
     return Tournament.objects.create(
-        name=f"{kind} cup",
+        name=name or f"{kind} cup",
         kind=kind,
         game=game,
         options=options or CLASSIC_QUICK,

@@ -259,3 +259,19 @@ def test_a_swiss_round_shows_when_the_next_round_starts_at_the_latest():
     Tournament.objects.filter(pk=event.pk).update(round=3)
     last = render_to_string("tournaments/_live.html", selectors.live_context(tournament_id=event.pk))
     assert "Round 3 of 3" in last and "Next round" not in last
+
+
+def test_the_home_page_shows_the_running_tournaments_and_the_next_to_start(client):
+    running = tournament(status=Tournament.Status.RUNNING, starts_in=timedelta(minutes=-5), name="Now cup")
+    soon = tournament(starts_in=timedelta(minutes=30), name="Soon cup")
+    tournament(starts_in=timedelta(minutes=10), name="Friends cup", is_private=True)
+    tournament(status=Tournament.Status.FINISHED, starts_in=timedelta(hours=-3), name="Old cup")
+
+    home = client.get("/").content.decode()
+
+    shown = section(home, "tournaments-soon")
+    assert shown.index("Now cup") < shown.index("Soon cup")
+    assert f"/tournaments/{running.pk}/" in shown and f"/tournaments/{soon.pk}/" in shown
+    assert "Friends cup" not in shown and "Old cup" not in shown
+    Tournament.objects.all().delete()
+    assert 'data-testid="tournaments-soon"' not in client.get("/").content.decode()

@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 
 from social.forms import pool_summary
 
+from .. import selectors
 from ..models import Tournament
 
 register = template.Library()
@@ -31,3 +32,9 @@ def entry_rules(tournament: Tournament) -> str:
     if tournament.rating_max is not None:
         rules.append(_("a rating of %(rating)d or less") % {"rating": tournament.rating_max})
     return "; ".join(rules) + "."
+
+
+@register.inclusion_tag("tournaments/_soon.html", takes_context=True)
+def tournaments_soon(context) -> dict:
+    """The running tournaments and the next to start, for the home page."""
+    return {"soon": selectors.tournaments_soon(viewer=context["request"].user)}
