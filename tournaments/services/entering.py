@@ -2,6 +2,7 @@
 down in the lobby, which pauses them), and the tournament page's heartbeat says they are still there.
 A private tournament made by a player."""
 
+import secrets
 from datetime import timedelta
 
 from django.conf import settings
@@ -88,7 +89,8 @@ def tournament_join(*, user, tournament_id: int, token: str = "", address: str |
 
 
 def _check_new_entry(tournament: Tournament, user, token: str) -> None:
-    if tournament.is_private and token != tournament.join_token and tournament.created_by_id != user.pk:
+    invited = secrets.compare_digest(token, tournament.join_token)
+    if tournament.is_private and not invited and tournament.created_by_id != user.pk:
         raise TournamentError(_("This tournament is private: ask its creator for the link."))
     if tournament.kind == Kind.SWISS and tournament.status != Tournament.Status.UPCOMING:
         raise TournamentError(
