@@ -181,7 +181,7 @@ POOL_PAIRED_KEPT_SECONDS = 300
 TOURNAMENT_TICK_SECONDS = float(os.environ.get("TOURNAMENT_TICK_SECONDS", "1"))
 """How often Celery beat starts, pairs, moves on and ends the running tournaments (an arena also pairs
 at once on every join and every match's end)."""
-TOURNAMENT_TABLES_PER_TRANSACTION = int(os.environ.get("TOURNAMENT_TABLES_PER_TRANSACTION", "20"))
+TOURNAMENT_TABLES_AT_ONCE = int(os.environ.get("TOURNAMENT_TABLES_AT_ONCE", "20"))
 """An arena's pairing seats at most this many tables in one transaction, then pairs again for the rest."""
 TOURNAMENT_GRACE_SECONDS = float(os.environ.get("TOURNAMENT_GRACE_SECONDS", "20"))
 """A player whose tournament page has not been heard of for this long (and whose last match ended longer

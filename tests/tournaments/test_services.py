@@ -131,7 +131,7 @@ def test_a_person_whose_page_went_quiet_is_paused_and_not_seated(running_arena, 
 
 
 def test_a_crowd_is_seated_a_few_tables_a_transaction_until_all_are_made(running_arena, people, settings):
-    settings.TOURNAMENT_TABLES_PER_TRANSACTION = 1
+    settings.TOURNAMENT_TABLES_AT_ONCE = 1
     for person in people:
         entered(running_arena, person)
 

@@ -35,7 +35,7 @@ def waiting_entries(tournament: Tournament, now):
 
 def arena_pair(*, tournament_id: int) -> dict[int, int]:
     """Seat every full table the waiting players make. Each transaction seats at most
-    ``TOURNAMENT_TABLES_PER_TRANSACTION`` tables (the longest waiting first), then the pairing runs
+    ``TOURNAMENT_TABLES_AT_ONCE`` tables (the longest waiting first), then the pairing runs
     again for the rest: an arena's start seats its first tables within a second, whatever the crowd,
     and no transaction holds the players' rows for long. Who was sent where (person → table)."""
     sent: dict[int, int] = {}
@@ -86,5 +86,5 @@ def _pair_once(tournament_id: int) -> tuple[dict[int, int], bool]:
         list(waiting.values()), size, teams=tournament.teams, apart=apart(list(entries))
     )
     groups.sort(key=lambda group: -max(waiting[user_id].waited for user_id in group))
-    now_seated = groups[: settings.TOURNAMENT_TABLES_PER_TRANSACTION]
+    now_seated = groups[: settings.TOURNAMENT_TABLES_AT_ONCE]
     return seat_tables(tournament, now_seated, entries), len(groups) > len(now_seated)
