@@ -10,6 +10,7 @@ import logging
 import re
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from urllib.parse import quote
 
 import pytest
@@ -28,6 +29,8 @@ from privacy import services as privacy_services
 from social import services as social_services
 from social.models import Notice
 from tests.factories import make_user
+from tests.tournaments.conftest import tournament
+from tournaments.models import Tournament
 
 ODD_VALUES = [
     "\x00",
@@ -115,12 +118,14 @@ def real_values(visitors) -> dict[str, str]:
     social_services.friend_request_send(sender=asking, recipient=player)
     # /health/ready answers 503 without a worker heard from: these say one was, as on a running site.
     cache.set_many({health.WORKER_HEARD: time.time(), health.SWEEP_RAN: time.time()})
+    arena = tournament(status=Tournament.Status.RUNNING, starts_in=timedelta(minutes=-1))
     download = privacy_services.export_request(user=player)
     privacy_services.export_build(export_id=download.pk)
     return {
         "export_id": str(download.pk),
         "table_id": str(table.pk),
         "match_id": str(table.pk),
+        "tournament_id": str(arena.pk),
         "notice_id": str(Notice.objects.get(recipient=player).pk),
         "token": table.invite_token,
         "username": player.username,

@@ -76,7 +76,7 @@ def tournament_shown(*, tournament_id: int, viewer, token: str = "") -> Tourname
     tournament = Tournament.objects.filter(pk=tournament_id).select_related("created_by").first()
     if tournament is None or not tournament.is_private:
         return tournament
-    if token and secrets.compare_digest(token, tournament.join_token):
+    if token and secrets.compare_digest(token.encode(), tournament.join_token.encode()):
         return tournament
     return tournament if Tournament.objects.filter(visible_to(viewer), pk=tournament_id).exists() else None
 

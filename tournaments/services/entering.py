@@ -89,7 +89,7 @@ def tournament_join(*, user, tournament_id: int, token: str = "", address: str |
 
 
 def _check_new_entry(tournament: Tournament, user, token: str) -> None:
-    invited = secrets.compare_digest(token, tournament.join_token)
+    invited = secrets.compare_digest(token.encode(), tournament.join_token.encode())
     if tournament.is_private and not invited and tournament.created_by_id != user.pk:
         raise TournamentError(_("This tournament is private: ask its creator for the link."))
     if tournament.kind == Kind.SWISS and tournament.status != Tournament.Status.UPCOMING:
