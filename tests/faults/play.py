@@ -30,6 +30,21 @@ def wait_for[T](check: Callable[[], T | None], timeout: float, what: str, poll: 
         time.sleep(poll)
 
 
+def connect_when_served(opened: ExitStack, address: str, cookie: str, timeout: float) -> ClientConnection:
+    """A websocket to ``address`` as the person of ``cookie`` (closed with ``opened``), tried again
+    until ``timeout`` while the server refuses (it is starting, or restarting)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return opened.enter_context(
+                connect(address, additional_headers={"Cookie": cookie, "Origin": ORIGIN}, open_timeout=5)
+            )
+        except (OSError, TimeoutError, InvalidHandshake):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)
+
+
 class Tab:
     """A seat's page: one websocket at a time, to the server it is pointed at. Like the page, it opens
     the socket again when the server hangs up, and it keeps the last hand (and version) it was shown.
@@ -53,21 +68,9 @@ class Tab:
         self.close()
         self.url = url
         self.version, self.hand = -1, ""  # a new page load shows everything anew
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                self.socket = self.opened.enter_context(
-                    connect(
-                        f"{url}/ws/tables/{self.table_id}/",
-                        additional_headers={"Cookie": self.cookie, "Origin": ORIGIN},
-                        open_timeout=5,
-                    )
-                )
-                return
-            except (OSError, TimeoutError, InvalidHandshake):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.3)
+        self.socket = connect_when_served(
+            self.opened, f"{url}/ws/tables/{self.table_id}/", self.cookie, timeout
+        )
 
     def close(self) -> None:
         self.opened.close()

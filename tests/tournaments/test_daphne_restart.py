@@ -16,12 +16,12 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 from django.utils import timezone
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
-from websockets.sync.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
 
 from bench.management.commands.loadbench import session_cookie
 from tests.conftest import free_port, start_daphne, wait_for_port
-from tests.faults.play import ORIGIN, wait_for
+from tests.faults.play import connect_when_served, wait_for
 from tests.faults.stack import START_TIMEOUT, Stack
 from tournaments import services
 from tournaments.models import Entry, Pairing, Score, Tournament
@@ -88,21 +88,7 @@ class TournamentPage:
     def open(self, url: str, timeout: float = FRAME_SECONDS) -> None:
         """Connect to the server at ``url``, trying again until ``timeout`` while it refuses."""
         self.close()
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                self.socket = self.opened.enter_context(
-                    connect(
-                        f"{url}{self.path}",
-                        additional_headers={"Cookie": self.cookie, "Origin": ORIGIN},
-                        open_timeout=5,
-                    )
-                )
-                return
-            except (OSError, TimeoutError, InvalidHandshake):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.3)
+        self.socket = connect_when_served(self.opened, f"{url}{self.path}", self.cookie, timeout)
 
     def close(self) -> None:
         self.opened.close()
