@@ -19,29 +19,27 @@ from accounts.admin import ReadOnlyAdmin, ReadOnlyInline
 from . import services
 from .models import Entry, ModeratorAction, Schedule, Tournament
 
+SHAPE_FIELDS = (
+    "kind",
+    "game",
+    "options",
+    "turn_clock",
+    "minutes",
+    "rounds",
+    "min_rated_matches",
+    "rating_min",
+    "rating_max",
+    "max_players",
+)
+"""What a calendar line and the tournaments it makes share (``models.TournamentShape``)."""
+
 
 class ScheduleForm(forms.ModelForm):
     """A calendar line, refused with the service's reason when it cannot make a playable tournament."""
 
     class Meta:
         model = Schedule
-        fields = (
-            "name",
-            "active",
-            "first_start",
-            "every_minutes",
-            "ahead_minutes",
-            "kind",
-            "game",
-            "options",
-            "turn_clock",
-            "minutes",
-            "rounds",
-            "min_rated_matches",
-            "rating_min",
-            "rating_max",
-            "max_players",
-        )
+        fields = ("name", "active", "first_start", "every_minutes", "ahead_minutes", *SHAPE_FIELDS)
 
     def _post_clean(self) -> None:
         super()._post_clean()  # the instance now holds the form's values
@@ -150,16 +148,7 @@ class TournamentAdmin(ReadOnlyAdmin):
     date_hierarchy = "starts_at"
     fields = (
         "name",
-        "kind",
-        "game",
-        "options",
-        "turn_clock",
-        "minutes",
-        "rounds",
-        "min_rated_matches",
-        "rating_min",
-        "rating_max",
-        "max_players",
+        *SHAPE_FIELDS,
         "is_private",
         "schedule",
         "created_by",
