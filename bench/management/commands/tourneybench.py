@@ -17,7 +17,7 @@ It prints: the time from a match's end (its last move sent) to the person's next
 p99 (goal: p99 3 s or less; the ``go`` often comes before the table's own page shows the match over),
 and the same from the database's stamps (the match finished -> the next table made); the arena's start
 (everyone waiting at once) from its ``started_at`` to the ``go`` of the first
-``TOURNAMENT_TABLES_PER_TRANSACTION`` tables and of every first table; the watcher's standings pushes a
+``TOURNAMENT_TABLES_AT_ONCE`` tables and of every first table; the watcher's standings pushes a
 second; each ``--cpu`` process's CPU; whether anybody sat at two tables at once (from the ``Pairing``
 rows: each person's tables' times never overlap); and, after the run, the pairing step timed in this
 process on ``--crowd`` people waiting at once in an arena of their own: its decision (reads, then
@@ -34,6 +34,7 @@ import statistics
 import time
 import uuid
 from dataclasses import dataclass, field
+from functools import partial
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -59,7 +60,9 @@ CONNECT_TRIES = 5
 LEAD_SECONDS = 5.0
 """Between the last join and the arena's start."""
 LAST_SEAT_WAIT = 15.0
-"""How long after the arena's end a person still waits for a table (one made just before it)."""
+"""How long after the arena's end a person still waits for a table (one made just before it), or plays
+on at one (its match scores nothing by then; one whose other seat failed is played by the clock's
+stand-in, slowly)."""
 WATCHER_SOURCE = "127.2.0.1"
 """The watcher's own address, apart from the crowd's 127.1.x.y."""
 
@@ -79,6 +82,10 @@ class Person:
     waits: list[float] = field(default_factory=list)
     """Seconds from each match's end to the ``go`` to the next table."""
     matches: int = 0
+    cut: bool = False
+    reopened: int = 0
+    """Sockets (the tournament's, a table's) the site closed and the person opened again."""
+    """Left at a table whose match was not over ``LAST_SEAT_WAIT`` after the arena's end."""
     error: str = ""
 
 
@@ -186,6 +193,9 @@ class Command(WritingBenchmark):
         )
         write(f"tables made: {Pairing.objects.filter(tournament=arena).count()}")
         write(f"matches played to their end by the crowd: {sum(person.matches for person in crowd)}")
+        cut = sum(person.cut for person in crowd)
+        write(f"people left at a table still playing after the arena's end: {cut}")
+        write(f"sockets the site closed, opened again: {sum(person.reopened for person in crowd)}")
         errors: dict[str, int] = {}
         for person in crowd:
             if person.error:
@@ -216,7 +226,7 @@ class Command(WritingBenchmark):
             )
             write(
                 f"pairing step, seating {seated.tables} tables "
-                f"({settings.TOURNAMENT_TABLES_PER_TRANSACTION} a transaction), news heard: "
+                f"({settings.TOURNAMENT_TABLES_AT_ONCE} a transaction), news heard: "
                 f"first {seconds_text(seated.first)}, all {seconds_text(seated.whole)}"
             )
 
@@ -246,7 +256,7 @@ class Command(WritingBenchmark):
             return
         ordered = sorted(first_heard.values())
         start = arena.started_at.timestamp()
-        batch = min(len(ordered), settings.TOURNAMENT_TABLES_PER_TRANSACTION)
+        batch = min(len(ordered), settings.TOURNAMENT_TABLES_AT_ONCE)
         self.stdout.write(
             f"the arena's start, {len(ordered)} first tables: go of the first {batch} heard "
             f"{(ordered[batch - 1] - start) * 1000:.0f} ms after its start, of all "
@@ -296,8 +306,9 @@ class Command(WritingBenchmark):
         except Exception as error:
             person.error = f"tournament socket: {type(error).__name__}"
             return
+        reopen = partial(open_socket, split, f"/ws/tournaments/{arena.pk}/", cookies, person.source)
         async with socket:
-            hearing = asyncio.ensure_future(hear_go(socket, person))
+            hearing = asyncio.ensure_future(hear_go(socket, reopen, person))
             try:
                 reply = await post_form(
                     split.hostname,
@@ -323,10 +334,10 @@ class Command(WritingBenchmark):
     async def play_arena(self, split, origin, arena, person: Person, tables, options, rng) -> None:
         """Each table the page sends the person to, played to its end, until the arena is over."""
         played: set[int] = set()
-        ends = arena.ends_at.timestamp()
+        given_up = arena.ends_at.timestamp() + LAST_SEAT_WAIT
         while True:
             try:
-                async with asyncio.timeout(max(0.0, ends - time.time()) + LAST_SEAT_WAIT):
+                async with asyncio.timeout(max(0.0, given_up - time.time())):
                     heard, table_id = await person.seats.get()
             except TimeoutError:
                 return
@@ -339,38 +350,49 @@ class Command(WritingBenchmark):
                 person.waits.append(heard - person.ended)
             pace = tables.setdefault(table_id, Pace(options["move_seconds"]))
             try:
-                await self.play(split, origin, person, table_id, pace, rng)
+                async with asyncio.timeout(max(0.0, given_up - time.time())):
+                    await self.play(split, origin, person, table_id, pace, rng)
+            except TimeoutError:
+                person.cut = True
+                return
             except Exception as error:
                 person.error = f"table: {type(error).__name__}"
                 return
 
     @staticmethod
     async def play(split, origin: str, person: Person, table_id: int, pace: Pace, rng) -> None:
-        """Open the table's socket and play what the page offers until the match shows over."""
+        """Open the table's socket and play what the page offers until the match shows over. A socket the
+        site closes (its process out of touch with Redis, say) is opened again, as the page does."""
         import websockets
 
-        socket = await open_socket(split, f"/ws/tables/{table_id}/", person.cookies, person.source)
-        async with socket:
-            hand, sent = "", -1
-            while True:
-                frame = await socket.recv()
-                if MATCH_OVER in frame:
-                    person.ended = pace.sent_at
-                    person.matches += 1
-                    return
-                hand = hand_shown(hand, frame)
-                found = VERSION.search(hand)
-                if not found:
-                    continue
-                version = int(found.group(1))
-                move = choose(hand, rng)
-                if move is None or version <= sent:
-                    continue
-                sent = version
-                await pace.wait(rng)
-                pace.sent_at = time.time()
-                with contextlib.suppress(websockets.exceptions.ConnectionClosedOK):
-                    await socket.send(json.dumps({"version": version, **move}))
+        sent = -1
+        for _attempt in range(CONNECT_TRIES):
+            socket = await open_socket(split, f"/ws/tables/{table_id}/", person.cookies, person.source)
+            hand = ""
+            try:
+                async with socket:
+                    while True:
+                        frame = await socket.recv()
+                        if MATCH_OVER in frame:
+                            person.ended = pace.sent_at
+                            person.matches += 1
+                            return
+                        hand = hand_shown(hand, frame)
+                        found = VERSION.search(hand)
+                        if not found:
+                            continue
+                        version = int(found.group(1))
+                        move = choose(hand, rng)
+                        if move is None or version <= sent:
+                            continue
+                        sent = version
+                        await pace.wait(rng)
+                        pace.sent_at = time.time()
+                        with contextlib.suppress(websockets.exceptions.ConnectionClosedOK):
+                            await socket.send(json.dumps({"version": version, **move}))
+            except websockets.exceptions.ConnectionClosedError:
+                person.reopened += 1
+        raise ConnectionError(f"table {table_id} closed {CONNECT_TRIES} times")
 
 
 def seconds_text(seconds: float | None) -> str:
@@ -397,14 +419,25 @@ async def open_socket(split, path: str, cookies: str, source: str | None):
     raise ConnectionError(path)
 
 
-async def hear_go(socket, person: Person) -> None:
-    """The tournament page's frames: each ``go`` queued for the person (its ``live`` frames read and let
-    go, as a page swaps them in)."""
-    async for frame in socket:
-        heard = time.time()
-        news = json.loads(frame)
-        if news.get("kind") == "go" and (found := TABLE_URL.search(news["url"])):
-            person.seats.put_nowait((heard, int(found.group(1))))
+async def hear_go(socket, reopen, person: Person) -> None:
+    """The tournament page's frames: each ``go`` queued for the person (its ``live`` frames, the standing,
+    read and let go unparsed: a crowd's worth of them every push would cost this process more than the
+    site). A socket the site closes is opened again (``reopen``), as the page does."""
+    import websockets
+
+    try:
+        while True:
+            try:
+                async for frame in socket:
+                    heard = time.time()
+                    if frame.startswith('{"kind": "go"') and (found := TABLE_URL.search(frame)):
+                        person.seats.put_nowait((heard, int(found.group(1))))
+                return
+            except websockets.exceptions.ConnectionClosedError:
+                person.reopened += 1
+                socket = await reopen()
+    finally:
+        await socket.close()
 
 
 async def count_pushes(socket, pushes: list[float]) -> None:
