@@ -97,7 +97,7 @@ class Decision:
 @dataclass(frozen=True)
 class Seated:
     """A crowd's seating timed by its news, as the pages hear it: seconds from the pairing's start to the
-    ``tournament.seated`` news of the first ``TOURNAMENT_TABLES_PER_TRANSACTION`` tables and of all
+    ``tournament.seated`` news of the first ``TOURNAMENT_TABLES_AT_ONCE`` tables and of all
     (None: not heard within ``SEATING_WAIT``)."""
 
     tables: int
@@ -156,7 +156,7 @@ async def time_seating(tournament_id: int, tables: int) -> Seated:
     group = tournament_group(tournament_id)
     await layer.group_add(group, channel)
     heard: set[int] = set()
-    first_batch = min(tables, settings.TOURNAMENT_TABLES_PER_TRANSACTION)
+    first_batch = min(tables, settings.TOURNAMENT_TABLES_AT_ONCE)
     first = whole = None
     try:
         started = time.perf_counter()
