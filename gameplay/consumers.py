@@ -96,8 +96,7 @@ class TableNews(ProcessNews):
             del self.echoes[key]
         return True
 
-    async def _beat_once(self, layer) -> None:
-        await super()._beat_once(layer)
+    async def _beat_work(self, layer) -> None:
         seats = [
             (viewer.table_id, viewer.presence_seat, viewer.channel_name)
             for viewer in self.pages()

@@ -44,8 +44,7 @@ class PersonNews(ProcessNews):
         for page in self.pages_by_key.of(message.get("user")):
             page.news.put_nowait(message)
 
-    async def _beat_once(self, layer) -> None:
-        await super()._beat_once(layer)
+    async def _beat_work(self, layer) -> None:
         pages = self.pages()
         await off_thread(presence.site_refresh)([(page.user_id, page.channel_name) for page in pages])
         looking = [page for page in pages if page.looks and page.user_id is not None]

@@ -337,18 +337,29 @@ class ProcessNews:
         return settings.PRESENCE_HEARTBEAT_SECONDS
 
     async def _beat(self, layer) -> None:
+        """Every beat, take this process's place in its groups again, then do the kind's own work. Only
+        losing the channel layer closes the pages (they reconnect once it is back): work that is slow
+        or fails (a crowd's tables starting at once, the database busy) is logged and tried again at
+        the next beat, and the pages stay."""
         while True:
             await asyncio.sleep(self.beat_seconds())
+            budget = max(self.beat_seconds(), settings.PRESENCE_HEARTBEAT_SECONDS)
             try:
-                async with asyncio.timeout(max(self.beat_seconds(), settings.PRESENCE_HEARTBEAT_SECONDS)):
-                    await self._beat_once(layer)
+                async with asyncio.timeout(budget):
+                    await self._join_groups(layer)
             except Exception:
                 # Out of touch with Redis: the pages close and reconnect once it is back.
                 logger.warning("%s: the heartbeat failed.", self.prefix, exc_info=True)
                 self._tell_all({"type": "news.lost"})
+                continue
+            try:
+                async with asyncio.timeout(budget):
+                    await self._beat_work(layer)
+            except Exception:
+                logger.warning("%s: the heartbeat's work failed or was slow.", self.prefix, exc_info=True)
 
-    async def _beat_once(self, layer) -> None:
-        await self._join_groups(layer)
+    async def _beat_work(self, layer) -> None:
+        """What a kind of page has its process do every beat (stamp presence, catch up missed news)."""
 
 
 class LobbyNews(ProcessNews):

@@ -122,8 +122,7 @@ class TournamentNews(ProcessNews):
             if (frame := frames.get(page.language)) is not None:
                 page.news.put_nowait({"type": "tournament.live", "frame": frame})
 
-    async def _beat_once(self, layer) -> None:
-        await super()._beat_once(layer)
+    async def _beat_work(self, layer) -> None:
         tournament_ids = self.pages_by_key.keys()  # keys (iterating walks the pages)
         for tournament_id in tournament_ids:
             await self.seen(tournament_id, self.pages_by_key.of(tournament_id))

@@ -645,3 +645,31 @@ async def test_the_heartbeat_takes_the_users_group_again_after_redis_forgot_it(s
     await closed_by_the_ban(waiting, "Your account has been deactivated")
     await closed_by_the_ban(lobby, "Your account has been deactivated")
     await spectator.disconnect()
+
+
+async def test_a_slow_heartbeat_leaves_the_pages_open_and_a_lost_channel_layer_closes_them(settings, caplog):
+    """A beat whose work outlasts it (a crowd's tables all starting at once) is not Redis lost: the
+    pages stay. Only failing to take the process's place in its groups closes them for a retry."""
+    _match, _seat, waiting, spectator = await seated_and_watching()
+    TABLE_NEWS.heartbeat.cancel()
+    settings.PRESENCE_HEARTBEAT_SECONDS = 0.2
+
+    async def slow_work(layer) -> None:
+        await asyncio.sleep(1)
+
+    with mock.patch.object(TABLE_NEWS, "_beat_work", slow_work):
+        TABLE_NEWS.heartbeat = TABLE_NEWS.loop.create_task(TABLE_NEWS._beat(TABLE_NEWS.layer))
+        await asyncio.sleep(1.5)
+        assert await waiting.receive_nothing(timeout=0.3) and await spectator.receive_nothing(timeout=0.1)
+        assert any("work failed or was slow" in record.getMessage() for record in caplog.records)
+
+        async def refused(group, channel) -> None:
+            raise ConnectionError("Redis is away")
+
+        with mock.patch.object(TABLE_NEWS.layer, "group_add", refused):
+            await asyncio.sleep(0.6)
+    TABLE_NEWS.heartbeat.cancel()
+    assert any("the heartbeat failed" in record.getMessage() for record in caplog.records)
+    closed = await waiting.receive_output(timeout=5)
+    assert closed["type"] == "websocket.close" and closed["code"] == TRY_AGAIN_LATER
+    await spectator.disconnect()
