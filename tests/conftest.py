@@ -29,8 +29,14 @@ TEST_QUEUE = f"test-{uuid.uuid4().hex}"
 
 def pytest_collection_modifyitems(items) -> None:
     """Browser tests run last: Playwright keeps an event loop running in the main thread for the
-    rest of the session, where the async (websocket) tests need to run their own."""
-    items.sort(key=lambda item: "tests/browser/" in str(item.path))
+    rest of the session, where the async (websocket) tests need to run their own. So does any test on
+    the session's live server (``live_server_url``): its worker consumes this session's queue and its
+    beat holds the beat lock from then on, which the fault tests' own workers and beats must have."""
+    items.sort(
+        key=lambda item: (
+            "tests/browser/" in str(item.path) or "live_server_url" in getattr(item, "fixturenames", ())
+        )
+    )
 
 
 def pytest_configure(config) -> None:
