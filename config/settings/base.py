@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "social",
     "chat",
     "tournaments",
+    "notifications",
     "bots",
     "history",
     "practice",
@@ -160,6 +161,12 @@ GONE_GRACE_SECONDS = float(os.environ.get("GONE_GRACE_SECONDS", "30"))
 """A player whose every connection has been gone this long on their turn is stood in for by a bot."""
 ABANDON_AFTER_SECONDS = float(os.environ.get("ABANDON_AFTER_SECONDS", "600"))
 """A match whose every person has been stood in for this long is abandoned."""
+OWN_PACE_HOUR_SECONDS = float(os.environ.get("OWN_PACE_HOUR_SECONDS", "3600"))
+"""How long an hour of a table at its own pace lasts, in seconds: 3600, shorter only to try such a
+match out (the tests play "days" in seconds)."""
+OWN_PACE_STAND_INS_FOR_GOOD = int(os.environ.get("OWN_PACE_STAND_INS_FOR_GOOD", "3"))
+"""At a table at its own pace a bot plays a move whose time ran out; after this many such moves of one
+person in a match the seat is the bot's for good (the person counts as having left the match)."""
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "2"))
 """How often Celery beat runs the sweep that acts on anything overdue (a lost task never stalls a match)."""
 RATINGS_CATCH_UP_SECONDS = float(os.environ.get("RATINGS_CATCH_UP_SECONDS", "60"))
