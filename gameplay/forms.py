@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tables.models import Game, TurnClock
+from tables.models import Game, Pace, TurnClock
 
 
 class TableForm(forms.Form):
@@ -43,6 +43,16 @@ class TableForm(forms.Form):
         choices=TurnClock.choices,
         initial=TurnClock.SECONDS_45,
         help_text=_("A player who lets the clock run out is stood in for by a bot until they come back."),
+    )
+    pace_hours = forms.TypedChoiceField(
+        label=_("Pace"),
+        coerce=int,
+        choices=Pace.choices,
+        initial=Pace.LIVE,
+        help_text=_(
+            "At your own pace, each player has this long for a move and is told when it is their turn; "
+            "the match may last days. When the time runs out a bot plays that move for them."
+        ),
     )
 
     americana_players = forms.TypedChoiceField(

@@ -25,6 +25,7 @@ class Match(models.Model):
         BOT = "bot", _("a bot's move")
         CLOCK = "clock", _("a player's move, on the clock")
         PLAYER = "player", _("a player's move, no clock")
+        PACE = "pace", _("a player's move, at their own pace")
 
     table = models.ForeignKey(
         "tables.Table", on_delete=models.CASCADE, related_name="matches", verbose_name=_("table")
@@ -107,7 +108,14 @@ class Match(models.Model):
         indexes = [
             models.Index(
                 fields=["due_at"], condition=models.Q(status="playing"), name="gameplay_match_due_playing"
-            )
+            ),
+            # The sweep's look at the live turns waiting on a person (are they gone?), which leaves out
+            # the many matches at their own pace that wait days for theirs.
+            models.Index(
+                fields=["due"],
+                condition=models.Q(status="playing", due__in=["clock", "player"]),
+                name="gameplay_match_live_turns",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -238,3 +246,28 @@ class SeatChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.seat}: {self.kind}"
+
+
+class Holiday(models.Model):
+    """A person's holiday: while it lasts their clocks stand still in every match at their own pace
+    (the deadline of a move waiting for them moves on by the holiday's length)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="holidays", verbose_name=_("player")
+    )
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"))
+
+    class Meta:
+        ordering = ["user", "-starts_at"]
+        verbose_name = _("holiday")
+        verbose_name_plural = _("holidays")
+        indexes = [models.Index(fields=["user", "-ends_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gte=models.F("starts_at")), name="holiday_ends_after"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from . import presence
+from . import presence, signals
 from .models import Match
 
 DEAL_NEXT_ROUND = "gameplay.tasks.deal_next_round"
@@ -57,6 +57,10 @@ class SeatToAct:
     turn_clock: int
     fast_bots: bool = False
     """The table's bots move in a few tenths of a second (``settings.FAST_BOT_PAUSE_SECONDS``)."""
+    pace_seconds: float = 0.0
+    """At a table at its own pace: the time for a move (0: a live table, on ``turn_clock``)."""
+    holiday_until: datetime | None = None
+    """At a table at its own pace: the end of the holiday the seat's person is on now, if any."""
 
 
 @dataclass(frozen=True)
@@ -69,13 +73,16 @@ class Plan:
     """When the fast path's task runs (a bot's human-like pause is random, its deadline is not)."""
     clock_check: datetime | None = None
     """The turn-clock check to queue, for this deadline: none when the one queued already will do."""
+    turn_begins: bool = False
+    """At a table at its own pace: a person's turn begins (not the same turn going on), to tell them."""
 
 
 NOTHING_DUE = Plan(due="", due_in=None)
 
 
 def plan(*, awaiting_deal: bool, seat: SeatToAct | None) -> Plan:
-    """What a match waits for: the next deal, a bot's move, or a person's move (on the clock or not)."""
+    """What a match waits for: the next deal, a bot's move, or a person's move (on the clock or not, or
+    at their own pace: no task, the sweep finds the deadline; a holiday holds the clock until it ends)."""
     if awaiting_deal:
         return Plan(Match.Due.DEAL, settings.ROUND_PAUSE_SECONDS, settings.ROUND_PAUSE_SECONDS)
     if seat is None:
@@ -83,6 +90,9 @@ def plan(*, awaiting_deal: bool, seat: SeatToAct | None) -> Plan:
     if seat.bot_plays:
         low, high = settings.FAST_BOT_PAUSE_SECONDS if seat.fast_bots else settings.BOT_PAUSE_SECONDS
         return Plan(Match.Due.BOT, high, random.uniform(low, high))
+    if seat.pace_seconds:
+        held = 0.0 if seat.holiday_until is None else (seat.holiday_until - timezone.now()).total_seconds()
+        return Plan(Match.Due.PACE, max(0.0, held) + seat.pace_seconds)
     if seat.turn_clock:
         return Plan(Match.Due.CLOCK, float(seat.turn_clock))
     return Plan(Match.Due.PLAYER, None)
@@ -99,6 +109,19 @@ def after_change(*, match_id: int, version: int, plan: Plan, seat: SeatToAct | N
             queue_clock_check(match_id, plan.clock_check)
         if not presence.present(seat.table_id, seat.position):
             player_gone(match_id=match_id, seat=seat.position, version=version)
+    elif seat is not None and plan.due == Match.Due.PACE and plan.turn_begins and plan.due_in is not None:
+        due_at = timezone.now() + timedelta(seconds=plan.due_in)
+        tell = partial(
+            signals.pace_turn.send,
+            sender=Match,
+            match_id=match_id,
+            table_id=seat.table_id,
+            seat=seat.position,
+            user_id=seat.user_id,
+            due_at=due_at,
+            version=version,
+        )
+        transaction.on_commit(tell, robust=True)
 
 
 def clock_check_needed(match: Match) -> bool:

@@ -28,6 +28,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 is_private=form.cleaned_data["is_private"],
                 fast_bots=form.cleaned_data["fast_bots"],
                 rated=form.cleaned_data["rated"],
+                pace_hours=form.cleaned_data["pace_hours"],
             )
         except TableError as error:
             form.add_error(None, str(error))

@@ -24,6 +24,17 @@ class TurnClock(models.IntegerChoices):
     NONE = 0, _("No clock (private tables only)")
 
 
+class Pace(models.IntegerChoices):
+    """A table played live (everyone there at once) or at its players' own pace: hours per move."""
+
+    LIVE = 0, _("Live: everyone plays at once")
+    HOURS_12 = 12, _("12 hours a move")
+    DAY_1 = 24, _("1 day a move")
+    DAYS_2 = 48, _("2 days a move")
+    DAYS_3 = 72, _("3 days a move")
+    DAYS_7 = 168, _("7 days a move")
+
+
 class Casual(models.TextChoices):
     """Why a table's match moves no rating (``tables.rated`` decides; blank when it is rated)."""
 
@@ -69,6 +80,13 @@ class Table(models.Model):
         _("options"), help_text=_("The game's options, as the rules engine reads them.")
     )
     turn_clock = models.PositiveSmallIntegerField(_("turn clock"), choices=TurnClock.choices, default=45)
+    pace_hours = models.PositiveSmallIntegerField(
+        _("own pace"),
+        choices=Pace.choices,
+        default=Pace.LIVE,
+        db_default=Pace.LIVE,
+        help_text=_("0: played live, on the turn clock; otherwise at the players' own pace, hours per move."),
+    )
     is_private = models.BooleanField(_("private"), default=False)
     fast_bots = models.BooleanField(
         _("fast bots"),
@@ -129,6 +147,15 @@ class Table(models.Model):
     @property
     def players(self) -> int:
         return int(self.options["players"])
+
+    @property
+    def is_own_pace(self) -> bool:
+        return self.pace_hours > 0
+
+    @property
+    def pace_seconds(self) -> float:
+        """The time for a move at own pace, in seconds (an hour is ``OWN_PACE_HOUR_SECONDS`` long)."""
+        return self.pace_hours * settings.OWN_PACE_HOUR_SECONDS
 
     @property
     def casual_why(self) -> str:

@@ -21,13 +21,15 @@ waits, and for good when it starts (``table_start_if_full``): see ``rated``.
 import secrets
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import events
-from .models import BotLevel, Casual, Seat, Table, TurnClock
+from .models import BotLevel, Casual, Pace, Seat, Table, TurnClock
 from .rated import casual_reason
 from .signals import person_sitting, table_filled
 
@@ -74,12 +76,19 @@ def table_new(
     is_private: bool,
     fast_bots: bool = False,
     rated_wanted: bool = False,
+    pace_hours: int = Pace.LIVE,
 ) -> Table:
     """A new table with the host in seat 0 and every other seat free. Inside the caller's transaction.
 
     ``options`` are the game's, already checked by its rules (gameplay's ``table_create`` does);
-    ``rated_wanted``: the host asks for a rated table (``rated`` decides whether it is).
+    ``rated_wanted``: the host asks for a rated table (``rated`` decides whether it is); ``pace_hours``:
+    a table at its players' own pace, that many hours a move (``Pace``), instead of the turn clock.
     """
+    if pace_hours not in Pace.values:
+        raise TableError(_("Choose a time per move of 12 hours, or 1, 2, 3 or 7 days."))
+    if pace_hours:
+        get_user_model().objects.select_for_update(no_key=True).filter(pk=host.pk).first()
+        _require_own_pace_room(host)
     if turn_clock not in TurnClock.values:
         raise TableError(_("Choose a turn clock of 20, 45 or 90 seconds, or none."))
     if turn_clock == TurnClock.NONE and not is_private:
@@ -91,6 +100,7 @@ def table_new(
         is_private=is_private,
         fast_bots=fast_bots,
         rated_wanted=rated_wanted,
+        pace_hours=pace_hours,
         host=host,
     )
     Seat.objects.bulk_create(
@@ -182,6 +192,23 @@ def _invited(table: Table, user, token: str | None) -> bool:
     )
 
 
+def _require_own_pace_room(user) -> None:
+    """Refuse a person who already sits at ``OWN_PACE_MATCHES_MAX`` tables at their own pace (waiting or
+    playing): each waits days for their moves, and a hundred would wait on them for ever."""
+    sitting = Seat.objects.filter(
+        user=user, table__pace_hours__gt=0, table__status__in=Table.NOT_OVER
+    ).count()
+    if sitting >= settings.OWN_PACE_MATCHES_MAX:
+        raise TableError(
+            ngettext(
+                "You already play %(count)d match at your own pace: finish it before you sit at another.",
+                "You already play %(count)d matches at your own pace: finish one before you sit at another.",
+                sitting,
+            )
+            % {"count": sitting}
+        )
+
+
 def _seat_take(table: Table, user, position: int | None, token: str | None) -> Seat:
     _require_open(table)
     if table.seats.filter(user=user).exists():
@@ -206,6 +233,8 @@ def _seat_take(table: Table, user, position: int | None, token: str | None) -> S
     # The person's own row, for no key update (the pool's join takes it first too), then whatever else
     # would seat them: the pool and the lobby never seat one person twice.
     get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+    if table.is_own_pace:
+        _require_own_pace_room(user)  # counted holding their row: two tabs cannot both take the last
     person_sitting.send(sender=Table, table=table, user=user)
     seat.user = user
     seat.reserved_for = None
@@ -347,6 +376,7 @@ def table_new_rematch(table: Table, *, by) -> Table:
         is_private=table.is_private,
         fast_bots=table.fast_bots,
         rated_wanted=table.rated_wanted,
+        pace_hours=table.pace_hours,
         host=by,
         rematch_of=table,
     )

@@ -57,6 +57,11 @@ TOURNAMENTS = Area(
     "Joining and leaving spend one budget (a join, a pause, a withdrawal, a return alike); an address's is "
     "twice a person's.",
 )
+OWN_PACE = Area(
+    "Matches at your own pace",
+    "A person's matches at their own pace wait for them for days: a cap on how many, and on the days of "
+    "holiday that stop their clocks.",
+)
 PRACTICE = Area(
     "Practice uploads",
     "A long match counts as several uploads (the longest allowed as the whole burst), and one refused "
@@ -296,6 +301,20 @@ LIMITS = [
         1000,
         "The most practice matches one person's history keeps; beyond it a save is refused.",
         PRACTICE,
+    ),
+    Limit(
+        "OWN_PACE_MATCHES_MAX",
+        20,
+        "Tables at their own pace a person may sit at at once, waiting or playing; the next one is refused "
+        "until one ends.",
+        OWN_PACE,
+    ),
+    Limit(
+        "OWN_PACE_HOLIDAY_DAYS_A_YEAR",
+        30,
+        "Days of holiday a person may take in a calendar year (a holiday stops their clocks in every match "
+        "at their own pace; a holiday ended early gives its unused whole days back).",
+        OWN_PACE,
     ),
 ]
 

@@ -8,6 +8,8 @@ lifecycle. Import the services from here (``from gameplay import services``); ea
 - ``seats``: seats changing hands mid-match: a bot standing in for a quiet player and the player
   coming back, the turn clock's check, a moderator replacing a player, a banned player leaving
   every table, a closed account's name forgotten.
+- ``pace``: matches at their own pace: a bot playing a move whose time ran out (for good after a few),
+  and a person's holidays, which stop their clocks.
 - ``stopping``: a moderator closing a table, a deserted match abandoned, and the periodic sweep
   that sees nothing waits forever.
 - ``practice_matches``: storing a practice match played offline, once ``practice.uploads`` has
@@ -36,6 +38,7 @@ from .opening import (
     table_create,
     table_for_people,
 )
+from .pace import PaceError, holiday_days_left, holiday_end, holiday_now, holiday_start, pace_stand_in
 from .practice_matches import practice_match_store
 from .seats import (
     clock_check,
@@ -56,12 +59,18 @@ __all__ = [
     "SWEEP_SLACK_SECONDS",
     "ActResult",
     "ActionRefused",
+    "PaceError",
     "act",
     "clock_check",
     "deal_when_filled",
+    "holiday_days_left",
+    "holiday_end",
+    "holiday_now",
+    "holiday_start",
     "match_abandon_if_deserted",
     "match_start",
     "options_validate",
+    "pace_stand_in",
     "participations_forget",
     "play_now",
     "player_banned",

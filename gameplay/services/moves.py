@@ -72,6 +72,8 @@ def act(
     seats = store.seats_to_act(match)
     if user_id is not None and (seat not in seats or seats[seat].user_id != user_id):
         raise ActionRefused(gettext_noop("You are watching this table: only its players can play."))
+    if actor == Move.Actor.PLAYER and _own_pace_move_late(match, seats.get(seat), seat):
+        raise ActionRefused(gettext_noop("The time for this move ran out: a bot plays it for you."))
     game = get_game(match.game)
     state = game.state_from_json(match.state)
     try:
@@ -85,9 +87,12 @@ def act(
     move = Move(
         match=match, seq=match.moves_made, seat=seat, action=made_step.action, events=happened, actor=actor
     )
+    over = game.is_over(state)
+    if actor == Move.Actor.TAKEOVER and seats[seat].pace_seconds and not over and game.to_act(state) != seat:
+        # At own pace a bot stands in for one move only: the seat is its person's again for the next.
+        seat_returned = seat_back(match, seat, after_move=match.moves_made)
     if seat_returned:
         seats[seat] = replace(seats[seat], bot_plays=False, is_taken_over=False)
-    over = game.is_over(state)
     if (ended := made_step.round_over) is not None:
         _record_round(match, ended.number, ended.public)
         if over:
@@ -109,6 +114,15 @@ def act(
             match_id=match.pk, version=match.version, events=happened, match=match, state=state, move=move
         )
     return result
+
+
+def _own_pace_move_late(match: Match, seat: scheduling.SeatToAct | None, position: int) -> bool:
+    """At own pace, a person's move for a turn whose time has run out: the sweep may not have reached it
+    yet, or a bot already stands in; the bot's move stands either way."""
+    if seat is None or not seat.pace_seconds or match.to_act != position:
+        return False
+    ran_out = match.due == Match.Due.PACE and match.due_at is not None and match.due_at <= timezone.now()
+    return ran_out or seat.is_taken_over
 
 
 def _broadcast_measured(game: str, started: float) -> None:
@@ -137,7 +151,11 @@ def _left(match: Match, seats: dict[int, scheduling.SeatToAct]) -> list[int]:
         position
         for position, seat in seats.items()
         if position in replaced
-        or (seat.is_taken_over and presence.away_seconds(match.table_id, position) is not None)
+        or (
+            seat.is_taken_over
+            and not seat.pace_seconds  # away is how own pace is played: a late last move is not leaving
+            and presence.away_seconds(match.table_id, position) is not None
+        )
     )
 
 

@@ -40,9 +40,11 @@ def table_create(
     is_private: bool,
     fast_bots: bool = False,
     rated: bool = False,
+    pace_hours: int = 0,
 ) -> Table:
     """A new table of ``game`` with the host in seat 0 and every other seat free; ``rated``: the host
-    asks for a rated table (``tables.rated`` decides whether its match is, from who sits there)."""
+    asks for a rated table (``tables.rated`` decides whether its match is, from who sits there);
+    ``pace_hours``: at its players' own pace, hours a move (``tables.models.Pace``)."""
     return table_services.table_new(
         host=host,
         game=game,
@@ -51,6 +53,7 @@ def table_create(
         is_private=is_private,
         fast_bots=fast_bots,
         rated_wanted=rated,
+        pace_hours=pace_hours,
     )
 
 

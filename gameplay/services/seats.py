@@ -33,8 +33,11 @@ def seat_back(match: Match, seat: int, *, after_move: int) -> bool:
 
 @transaction.atomic(durable=True)
 def seat_reclaim(*, match_id: int, seat: int) -> bool:
-    """The player presses "I'm back": their seat is theirs again (the clock restarts if it is their turn)."""
+    """The player presses "I'm back": their seat is theirs again (the clock restarts if it is their turn).
+    Not at own pace, where a bot stands in for one move and hands the seat back itself."""
     match = store.lock_playing(match_id)
+    if store.seats_to_act(match)[seat].pace_seconds:
+        return False
     if not seat_back(match, seat, after_move=match.moves_made):
         return False
     game = get_game(match.game)
@@ -62,11 +65,11 @@ def seat_stand_in(*, match_id: int, seat: int, expected_version: int, only_if_go
         match = store.lock_playing_at(match_id, expected_version)
     except ActionRefused:
         return False
-    return _stand_in(match, seat, only_if_gone=only_if_gone)
+    return stand_in_locked(match, seat, only_if_gone=only_if_gone)
 
 
-def _stand_in(match: Match, seat: int, *, only_if_gone: bool = False) -> bool:
-    """``seat_stand_in`` on the locked ``match``."""
+def stand_in_locked(match: Match, seat: int, *, only_if_gone: bool = False) -> bool:
+    """``seat_stand_in`` on the locked ``match`` (the own-pace stand-in shares it)."""
     game = get_game(match.game)
     state = game.state_from_json(match.state)
     if game.to_act(state) != seat:
@@ -97,7 +100,7 @@ def clock_check(*, match_id: int, queued_for: datetime) -> bool:
         return False
     mine = match.clock_check_at == queued_for
     if match.due == Match.Due.CLOCK and match.to_act is not None and match.due_at <= timezone.now():
-        if _stand_in(match, match.to_act):
+        if stand_in_locked(match, match.to_act):
             return True
     elif match.due == Match.Due.CLOCK and mine:
         match.clock_check_at = match.due_at
@@ -127,7 +130,7 @@ def player_replace_with_bot(*, table_id: int, position: int) -> Seat:
     table = table_services.table_lock(table_id)
     if table.status not in Table.NOT_OVER:
         raise TableError(_("This table's match is over."))
-    return _replace_with_bot(table, position)
+    return replace_with_bot_locked(table, position)
 
 
 @transaction.atomic(durable=True)
@@ -141,7 +144,7 @@ def player_remove_banned(*, table_id: int, user_id: int) -> None:
         return
     position = table.seats.filter(user_id=user_id).values_list("position", flat=True).first()
     if table.status == Table.Status.PLAYING and position is not None:
-        _replace_with_bot(table, position)
+        replace_with_bot_locked(table, position)
 
 
 def player_banned(sender, *, user_id: int, **kwargs) -> None:
@@ -161,7 +164,7 @@ def player_banned(sender, *, user_id: int, **kwargs) -> None:
         player_remove_banned(table_id=table_id, user_id=user_id)
 
 
-def _replace_with_bot(table: Table, position: int) -> Seat:
+def replace_with_bot_locked(table: Table, position: int) -> Seat:
     """A normal bot takes the seat for good (see ``player_replace_with_bot``). Holding the table's lock."""
     match = Match.objects.select_for_update().filter(table=table, status=Match.Status.PLAYING).first()
     seat = table_services.seat_give_to_bot(table, position)

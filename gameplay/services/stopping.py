@@ -23,6 +23,7 @@ from ..frames import ActionRefused
 from ..models import Match
 from . import store
 from .moves import round_deal_next
+from .pace import pace_stand_in
 from .seats import away_past_grace, seat_stand_in
 
 SWEEP_SLACK_SECONDS = 1.0
@@ -107,6 +108,8 @@ def sweep() -> int:
             round_deal_next(match_id=match_id, expected_version=version)
         elif due == Match.Due.CLOCK and to_act is not None:
             seat_stand_in(match_id=match_id, seat=to_act, expected_version=version)
+        elif due == Match.Due.PACE and to_act is not None:
+            pace_stand_in(match_id=match_id, seat=to_act, expected_version=version)
         else:
             _due_refresh(match_id=match_id, expected_version=version)
     waiting_on_people = Match.objects.filter(

@@ -5,9 +5,10 @@ these; nothing outside the package does (``gameplay.services`` exports the servi
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -17,10 +18,10 @@ from tables.models import Seat, Table
 
 from .. import scheduling
 from ..frames import ActionRefused
-from ..models import Match, Move
+from ..models import Holiday, Match, Move
 
 SEATS = f"""
-SELECT s.position, s.user_id, s.bot_level, s.is_taken_over, t.turn_clock, t.fast_bots
+SELECT s.position, s.user_id, s.bot_level, s.is_taken_over, t.turn_clock, t.fast_bots, t.pace_hours
 FROM {Seat._meta.db_table} s JOIN {Table._meta.db_table} t ON t.id = s.table_id WHERE s.table_id = %s
 """
 """``seats_to_act``' read, written out: a move runs it every time, and the ORM would compose it every time."""
@@ -33,6 +34,8 @@ def seats_to_act(match: Match) -> dict[int, scheduling.SeatToAct]:
     with connection.cursor() as cursor:
         cursor.execute(SEATS, [match.table_id])
         rows = cursor.fetchall()
+    pace_hours = rows[0][-1] if rows else 0
+    holidays = _holidays_now([row[1] for row in rows if row[1] is not None]) if pace_hours else {}
     return {
         position: scheduling.SeatToAct(
             table_id=match.table_id,
@@ -42,9 +45,21 @@ def seats_to_act(match: Match) -> dict[int, scheduling.SeatToAct]:
             is_taken_over=bool(taken_over),
             turn_clock=turn_clock,
             fast_bots=bool(fast_bots),
+            pace_seconds=pace_hours * settings.OWN_PACE_HOUR_SECONDS,
+            holiday_until=holidays.get(user_id),
         )
-        for position, user_id, bot_level, taken_over, turn_clock, fast_bots in rows
+        for position, user_id, bot_level, taken_over, turn_clock, fast_bots, pace_hours in rows
     }
+
+
+def _holidays_now(user_ids: list[int]) -> dict[int, datetime]:
+    """The end of the holiday each of these people is on now (those on none are left out)."""
+    now = timezone.now()
+    return dict(
+        Holiday.objects.filter(user_id__in=user_ids, starts_at__lte=now, ends_at__gt=now).values_list(
+            "user_id", "ends_at"
+        )
+    )
 
 
 MATCH_FIELDS = Match._meta.concrete_fields
@@ -109,6 +124,7 @@ def plan_next(
     match: Match, game, state, seats: dict[int, scheduling.SeatToAct] | None = None
 ) -> tuple[scheduling.Plan, scheduling.SeatToAct | None]:
     """Note on the match what it now waits for and by when; the seat to act, when a seat must."""
+    waited_for = (match.to_act, match.due)
     if match.status != Match.Status.PLAYING:
         plan, seat, match.to_act = scheduling.NOTHING_DUE, None, None
     else:
@@ -121,6 +137,8 @@ def plan_next(
     if plan.due == Match.Due.CLOCK and scheduling.clock_check_needed(match):
         match.clock_check_at = match.due_at
         plan = replace(plan, clock_check=match.due_at)
+    elif plan.due == Match.Due.PACE and waited_for != (match.to_act, Match.Due.PACE):
+        plan = replace(plan, turn_begins=True)
     return plan, seat
 
 
@@ -202,6 +220,15 @@ def save(
         match.save(update_fields=SAVED_FIELDS)
     events.table_changed(match.table_id, match.version, lobby=lobby, match_only=match_only, sent=sent)
     scheduling.after_change(match_id=match.pk, version=match.version, plan=plan, seat=seat)
+
+
+def save_deadline(match: Match, due_at: datetime) -> None:
+    """A new deadline for the move the match waits for (a holiday began or ended), the version bumped so
+    every page shows it. Holding the match's lock."""
+    match.due_at = due_at
+    match.version += 1
+    match.save(update_fields=["due_at", "version"])
+    events.table_changed(match.table_id, match.version, match_only=True)
 
 
 def result(public: Mapping[str, Any], left: list[int] | None = None) -> dict:

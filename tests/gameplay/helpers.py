@@ -12,9 +12,15 @@ from tests.factories import make_user
 
 
 def human_match(
-    game: str = "americana", players: int = 2, options: dict | None = None, clock: int = 0, prefix: str = ""
+    game: str = "americana",
+    players: int = 2,
+    options: dict | None = None,
+    clock: int = 0,
+    prefix: str = "",
+    pace_hours: int = 0,
 ):
-    """A started match with a person in every seat; returns (match, users by seat)."""
+    """A started match with a person in every seat (at own pace with ``pace_hours``); returns (match,
+    users by seat)."""
     users = [make_user(f"{prefix}p{game[:2]}{index}") for index in range(players)]
     table = gameplay_services.table_create(
         host=users[0],
@@ -22,6 +28,7 @@ def human_match(
         options={"players": players, **(options or {})},
         turn_clock=clock,
         is_private=clock == 0,
+        pace_hours=pace_hours,
     )
     for user in users[1:]:
         table_services.seat_take(table_id=table.pk, user=user, token=table.invite_token)
