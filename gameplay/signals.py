@@ -17,3 +17,8 @@ pace_stood_in = Signal()
 """At a table at its own pace the time for a person's move ran out and a bot played it for them; sent
 once that has committed, with ``match_id``, ``table_id``, ``seat``, ``user_id``, ``missed`` (how many of
 their moves in this match a bot has played so) and ``for_good`` (the seat is now the bot's for good)."""
+
+pace_turns_changed = Signal()
+"""At a table at its own pace the move it waits for changed hands (a turn passed, a bot stood in, the
+match ended); sent with ``table_id`` once that has committed, so every seated person's count of the
+matches waiting for them can be told again."""

@@ -9,14 +9,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from tables import events
 from tables.models import Seat, Table
 
-from .. import scheduling
+from .. import scheduling, signals
 from ..frames import ActionRefused
 from ..models import Holiday, Match, Move
 
@@ -139,6 +139,11 @@ def plan_next(
         plan = replace(plan, clock_check=match.due_at)
     elif plan.due == Match.Due.PACE and waited_for != (match.to_act, Match.Due.PACE):
         plan = replace(plan, turn_begins=True)
+    if Match.Due.PACE in (waited_for[1], match.due) and waited_for != (match.to_act, match.due):
+        table_id = match.table_id
+        transaction.on_commit(
+            lambda: signals.pace_turns_changed.send(sender=Match, table_id=table_id), robust=True
+        )
     return plan, seat
 
 
