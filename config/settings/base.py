@@ -225,9 +225,10 @@ HEALTH_TOKEN = os.environ.get("HEALTH_TOKEN", "")
 """/health/ready tells strangers its status only; each check's details (errors naming hosts, ports and
 users) go to this machine's own address, or to a request whose ``X-Health-Token`` header is this token
 (empty: no token opens them)."""
-BEAT_LOCK_SECONDS = float(os.environ.get("BEAT_LOCK_SECONDS", "10"))
-"""Every worker may run beat (``-B``): the one holding a lock in Redis sends the periodic tasks, and
-another takes over within this long once it is gone (``config.beat``)."""
+BEAT_LOCK_SECONDS = float(os.environ.get("BEAT_LOCK_SECONDS", "6"))
+"""Every worker may run beat (``-B``): the one holding a lock in Redis sends the periodic tasks,
+renewing it every third of this. A beat of the holder's own host takes over as soon as the holder's
+process is gone; another host's, within this long (``config.beat``)."""
 if not EMBEDDED:
     CELERY_BEAT_SCHEDULER = "config.beat:LockedScheduler"
 
