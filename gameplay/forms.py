@@ -49,6 +49,8 @@ class TableForm(forms.Form):
         coerce=int,
         choices=Pace.choices,
         initial=Pace.LIVE,
+        required=False,
+        empty_value=Pace.LIVE,
         help_text=_(
             "At your own pace, each player has this long for a move and is told when it is their turn; "
             "the match may last days. When the time runs out a bot plays that move for them."
