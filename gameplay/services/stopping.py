@@ -99,7 +99,9 @@ def sweep() -> int:
     overdue = list(
         Match.objects.filter(
             status=Match.Status.PLAYING, due_at__lt=now - timedelta(seconds=SWEEP_SLACK_SECONDS)
-        ).values_list("pk", "version", "due", "to_act")
+        )
+        .order_by()  # in no particular order: a sort by the default ordering is work for nothing
+        .values_list("pk", "version", "due", "to_act")
     )
     metrics.SWEEP_OVERDUE.set(len(overdue))
     for match_id, version, due, to_act in overdue:
