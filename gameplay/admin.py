@@ -3,7 +3,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin import ReadOnlyAdmin, ReadOnlyInline
+from accounts.admin import ReadOnlyAdmin, ReadOnlyInline, SuperusersOnlyAdmin
 from tables import admin as table_admin
 from tables.models import Seat, Table
 from tables.services import TableError
@@ -11,7 +11,7 @@ from tables.services import TableError
 from . import selectors, services
 from .games import presenter
 from .games.screen import Finished
-from .models import Match, Move, Participant, RoundResult, SeatChange
+from .models import Holiday, Match, Move, Participant, RoundResult, SeatChange
 
 ABORT_REASON = gettext_noop("Stopped by a moderator.")
 """Stored untranslated: each player reads it in their own language."""
@@ -187,3 +187,12 @@ class SeatAdmin(table_admin.SeatAdmin):
             % {"count": replaced},
             messages.SUCCESS,
         )
+
+
+@admin.register(Holiday)
+class HolidayAdmin(SuperusersOnlyAdmin):
+    """A person's holidays from their matches at their own pace: taken and ended by them alone."""
+
+    list_display = ("user", "starts_at", "ends_at")
+    search_fields = ("user__username",)
+    date_hierarchy = "starts_at"

@@ -30,15 +30,17 @@ class TableAdmin(ReadOnlyAdmin):
         "is_rated",
         "host",
         "turn_clock",
+        "pace_hours",
         "created_at",
         "started_at",
     )
-    list_filter = ("game", "status", "is_private", "is_rated", "casual_because", "created_at")
+    list_filter = ("game", "status", "pace_hours", "is_private", "is_rated", "casual_because", "created_at")
     search_fields = ("host__username", "seats__user__username")
     fields = (
         "game",
         "options",
         "turn_clock",
+        "pace_hours",
         "is_private",
         "rated_wanted",
         "is_rated",
