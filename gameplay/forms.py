@@ -131,6 +131,8 @@ class TableForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if data.get("pace_hours"):
+            data["turn_clock"] = TurnClock.SECONDS_45  # hidden: the time per move replaces it
         if data.get("turn_clock") == TurnClock.NONE and not data.get("is_private"):
             self.add_error("turn_clock", _("Only private tables may play without a turn clock."))
         return data
@@ -139,3 +141,9 @@ class TableForm(forms.Form):
 class PlayNowForm(forms.Form):
     game = forms.ChoiceField(choices=Game.choices)
     fast_bots = forms.BooleanField(required=False)
+
+
+class HolidayForm(forms.Form):
+    """Days of holiday to take from now (``services.holiday_start`` checks them against the year's)."""
+
+    days = forms.IntegerField(label=_("Days"), min_value=1, max_value=366, initial=7)
