@@ -201,6 +201,13 @@ class Seat(models.Model):
         ordering = ["table", "position"]
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
+        indexes = [
+            # The sweep's look for matches every person has long left: the few seats a bot stands in
+            # for, not every seat of every match (own-pace matches keep thousands open for days).
+            models.Index(
+                fields=["taken_over_at"], condition=Q(is_taken_over=True), name="tables_seat_stood_in"
+            )
+        ]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="tables_seat_unique_position"),
             models.UniqueConstraint(
