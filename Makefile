@@ -33,6 +33,7 @@ translations: $(VENV)/.installed
 run: translations
 	$(BIN)/python manage.py buildpractice
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py vapidkeys --embedded
 	$(BIN)/python manage.py serve --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000)
 
 ## The production shape: nginx on PORT (8000) in front of one Daphne per core, a Celery worker with

@@ -158,7 +158,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 def manifest(request: HttpRequest) -> JsonResponse:
-    """What a phone needs to put the site on its home screen, opening on the practice table."""
+    """What a phone needs to put the site on its home screen, opening on the practice table. The app is
+    the whole site (its scope): on an iPhone, web push works only in a page of the installed app, and
+    the notifications settings page is where it is turned on."""
     data = {
         "name": _("Șeptică"),
         "short_name": _("Șeptică"),
@@ -166,7 +168,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
             "Șeptică Americană and classic Șeptică: practice against bots, even with no connection."
         ),
         "start_url": reverse("practice:play"),
-        "scope": reverse("practice:play"),
+        "scope": "/",
         "display": "standalone",
         "background_color": "#0f5132",
         "theme_color": "#0f5132",

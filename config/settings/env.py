@@ -1,6 +1,7 @@
 """Reading settings from the environment."""
 
 import os
+from pathlib import Path
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -26,3 +27,13 @@ def env_header_value(name: str) -> tuple[str, str] | None:
     if not header.strip() or not expected.strip():
         raise RuntimeError(f"Set {name} as HEADER,VALUE, e.g. X-Forwarded-Proto,https.")
     return "HTTP_" + header.strip().upper().replace("-", "_"), expected.strip()
+
+
+def env_file(path: Path) -> dict[str, str]:
+    """A file's ``NAME=value`` lines (blank lines and ``#`` comments skipped), as systemd's
+    ``EnvironmentFile`` reads them; an absent file is no lines."""
+    if not path.exists():
+        return {}
+    lines = (line.strip() for line in path.read_text().splitlines())
+    pairs = (line.partition("=") for line in lines if line and not line.startswith("#"))
+    return {name.strip(): value.strip() for name, _sign, value in pairs}
