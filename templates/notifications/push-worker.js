@@ -34,7 +34,6 @@ async function showNotice(notice) {
     body: notice.body || "",
     tag: notice.tag || url,
     icon: ICON,
-    badge: ICON,
     data: { url },
   });
   // The site's open pages are told too (one may show it its own way).

@@ -216,6 +216,7 @@ def turned_on(context: BrowserContext, base: str) -> tuple[Page, str, str]:
     expect(state).to_have_attribute("data-state", "on")
     expect(state).to_have_text("On: this device shows your notifications.")
     assert page.evaluate("window.permissionAsked") == 1
+    page.get_by_test_id("push-section").screenshot(path=ARTIFACTS / "push-on.png")
     return page, username, match_path
 
 
