@@ -19,7 +19,7 @@ from gameplay.models import Match
 from tables import selectors as table_selectors
 from tables.models import Table
 
-from . import events, selectors, wording
+from . import events, selectors, signals, wording
 from .models import BannedWord, ChatMessage, Ignore, ModerationAction, Report, Room, Suspension, TableChat
 from .phrases import PHRASES
 
@@ -342,6 +342,9 @@ def chat_warn(*, subject_id: int, by, reason: str, report: Report | None = None)
         report=report,
     )
     events.standing_changed(subject_id)
+    transaction.on_commit(
+        lambda: signals.person_warned.send(ModerationAction, user_id=subject_id, action_id=action.pk)
+    )
     return action
 
 

@@ -20,6 +20,7 @@ urlpatterns = [
     path("practice/", include("practice.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("", include("privacy.urls")),
+    path("notifications/", include("notifications.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("health/live", health.live, name="health-live"),

@@ -249,18 +249,37 @@ the person's id or "-" for a visitor not logged in."""
 
 
 def site_arrive(person: int | None, connection: str) -> None:
-    _store().stamp(SITE_KEY, _site_member(person, connection), time.time())
+    _store().stamp_many(_site_entries(person, connection), time.time())
 
 
 def site_refresh(connections: list[tuple[int | None, str]]) -> None:
     """A server process's heartbeat for its site-wide sockets (see ``refresh_many``)."""
     _store().stamp_many(
-        [(SITE_KEY, _site_member(person, channel)) for person, channel in connections], time.time()
+        [entry for person, channel in connections for entry in _site_entries(person, channel)], time.time()
     )
 
 
 def site_leave(person: int | None, connection: str) -> None:
-    _store().remove(SITE_KEY, _site_member(person, connection), time.time())
+    now = time.time()
+    for key, member in _site_entries(person, connection):
+        _store().remove(key, member, now)
+
+
+def site_online(person: int) -> bool:
+    """Whether ``person`` has a page of the site open now (one count, however many are online)."""
+    return _store().live(_person_key(person), time.time()) > 0
+
+
+def _person_key(person: int) -> str:
+    return f"site-person:{person}"
+
+
+def _site_entries(person: int | None, connection: str) -> list[tuple[str, str]]:
+    """Where a site-wide socket counts: among everyone's, and among its person's own."""
+    entries = [(SITE_KEY, _site_member(person, connection))]
+    if person is not None:
+        entries.append((_person_key(person), connection))
+    return entries
 
 
 def site_people() -> tuple[set[int], int]:

@@ -1,4 +1,4 @@
-from django.apps import AppConfig
+from django.apps import AppConfig, apps
 from django.utils.translation import gettext_lazy as _
 
 
@@ -9,3 +9,21 @@ class NotificationsConfig(AppConfig):
 
     name = "notifications"
     verbose_name = _("Notifications")
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from gameplay import signals as gameplay
+        from social import signals as social
+
+        from . import receivers
+
+        gameplay.pace_turn.connect(receivers.pace_turn, dispatch_uid="notifications.pace_turn")
+        gameplay.pace_stood_in.connect(receivers.pace_stood_in, dispatch_uid="notifications.pace_stood_in")
+        gameplay.match_finished.connect(receivers.match_finished, dispatch_uid="notifications.match_finished")
+        social.notice_kept.connect(receivers.notice_kept, dispatch_uid="notifications.notice_kept")
+        user_logged_in.connect(receivers.logged_in, dispatch_uid="notifications.logged_in")
+        if apps.is_installed("chat"):
+            from chat import signals as chat
+
+            chat.person_warned.connect(receivers.person_warned, dispatch_uid="notifications.person_warned")

@@ -1,3 +1,6 @@
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -12,7 +15,7 @@ class Kind(models.TextChoices):
     INVITATION = "invitation", _("An invitation")
     FRIEND_REQUEST = "friend_request", _("A friend request")
     TOURNAMENT = "tournament", _("A tournament starting")
-    PACE_RESULT = "pace_result", _("A match result at your own pace")
+    PACE_RESULT = "pace_result", _("A match at your own pace: a missed move, the result")
     WARNING = "warning", _("A moderator's warning")
 
 
@@ -24,8 +27,27 @@ class Way(models.TextChoices):
     EMAIL = "email", _("Email")
 
 
+CHOSEN_WAYS = (Way.PUSH, Way.EMAIL)
+"""The ways a person switches on and off; the site's notice (the bell, the turns in the top bar) is
+always shown, since nothing leaves the site for it."""
+
+DEFAULT_WAYS: dict[str, list[str]] = {
+    Kind.YOUR_TURN: [Way.PUSH, Way.EMAIL],
+    Kind.INVITATION: [Way.PUSH],
+    Kind.FRIEND_REQUEST: [Way.PUSH],
+    Kind.TOURNAMENT: [Way.PUSH],
+    Kind.PACE_RESULT: [Way.PUSH, Way.EMAIL],
+    Kind.WARNING: [Way.PUSH, Way.EMAIL],
+}
+"""What a person is sent before they change anything: a push for everything (once they subscribe a
+browser), email for what waits on them for hours (their turn, a match's news at their own pace) and a
+moderator's warning (once their address is confirmed)."""
+
+DEFAULT_TIME_ZONE = "Europe/Bucharest"
+
+
 class Preference(models.Model):
-    """A person's notification settings; no row means the defaults (``notifications.deciding``)."""
+    """A person's notification settings; no row means the defaults (``DEFAULT_WAYS``, no quiet hours)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -38,8 +60,10 @@ class Preference(models.Model):
     )
     quiet_from = models.TimeField(_("quiet from"), null=True, blank=True)
     quiet_until = models.TimeField(_("quiet until"), null=True, blank=True)
-    time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Bucharest")
-    language = models.CharField(_("language"), max_length=8, blank=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default=DEFAULT_TIME_ZONE)
+    language = models.CharField(
+        _("language"), max_length=8, blank=True, help_text=_("The site's language at their last login.")
+    )
 
     class Meta:
         verbose_name = _("notification settings")
@@ -47,6 +71,34 @@ class Preference(models.Model):
 
     def __str__(self) -> str:
         return named_by_id(self)
+
+    def ways_for(self, kind: str) -> list[str]:
+        """The ways ``kind`` goes out by, beside the site's notice (the defaults for a kind never saved)."""
+        chosen = self.ways.get(kind) if isinstance(self.ways, dict) else None
+        return list(chosen) if isinstance(chosen, list) else list(DEFAULT_WAYS[kind])
+
+    def sends(self, kind: str, way: str) -> bool:
+        return way == Way.SITE or way in self.ways_for(kind)
+
+    def quiet_end(self, now: datetime) -> datetime | None:
+        """When the quiet hours that ``now`` falls in end (in the person's time zone, over midnight
+        too: 22:00 to 08:00), or None outside them (or none set)."""
+        start, end = self.quiet_from, self.quiet_until
+        if start is None or end is None or start == end:
+            return None
+        zone = ZoneInfo(self.time_zone)
+        local = now.astimezone(zone)
+        clock = local.time().replace(tzinfo=None)
+        quiet = start <= clock < end if start < end else clock >= start or clock < end
+        if not quiet:
+            return None
+        day = local.date() if clock < end else local.date() + timedelta(days=1)
+        return datetime.combine(day, end, tzinfo=zone)
+
+
+def preference_of(user_id: int) -> Preference:
+    """A person's settings: their row, or the defaults unsaved."""
+    return Preference.objects.filter(user_id=user_id).first() or Preference(user_id=user_id)
 
 
 class PushSubscription(models.Model):

@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import login_name
 from gameplay.models import Match, Move, Participant, RoundResult, SeatChange
+from notifications.models import Delivery, Preference, PushSubscription
 from ratings.models import Rating, RatingChange
 from social.models import Block, FriendRequest, Friendship, Notice
 from tournaments.models import Entry, Trophy
@@ -216,6 +217,44 @@ def _social(user: User) -> dict[str, list[dict[str, Any]]]:
     }
 
 
+def _notifications(user: User) -> dict[str, Any]:
+    """The person's notification settings, the browsers they subscribed to pushes (where the push
+    service delivers, without the keys) and the pushes and emails sent or waiting to be."""
+    preference = Preference.objects.filter(user=user).first()
+    return {
+        "notification_settings": {
+            "ways": preference.ways,
+            "quiet_from": preference.quiet_from.isoformat() if preference.quiet_from else None,
+            "quiet_until": preference.quiet_until.isoformat() if preference.quiet_until else None,
+            "time_zone": preference.time_zone,
+            "language": preference.language,
+        }
+        if preference
+        else None,
+        "push_subscriptions": [
+            {
+                "push_service": s.endpoint,
+                "subscribed": _time(s.created_at),
+                "last_sent": _time(s.last_sent_at),
+            }
+            for s in PushSubscription.objects.filter(user=user).order_by("created_at")
+        ],
+        "notifications": [
+            {
+                "kind": d.kind,
+                "way": d.way,
+                "about": d.key,
+                "details": d.params,
+                "decided": _time(d.created_at),
+                "not_before": _time(d.due_at),
+                "sent": _time(d.sent_at),
+                "attempts": d.attempts,
+            }
+            for d in Delivery.objects.filter(user=user).order_by("created_at", "pk")
+        ],
+    }
+
+
 def _chat(user: User) -> dict[str, list[dict[str, Any]]]:
     """What the person said and did in the chat, and what moderators decided about them; the lines
     others said stay out (they are those people's data). Nothing when the chat is left out
@@ -272,6 +311,7 @@ def person_data(user: User) -> dict[str, Any]:
         **_ratings(user),
         **_tournaments(user),
         **_social(user),
+        **_notifications(user),
         **_chat(user),
     }
 

@@ -24,6 +24,7 @@ from accounts import limits
 from accounts import services as account_services
 from accounts.models import User
 from gameplay import services as gameplay_services
+from notifications import services as notification_services
 from social import services as social_services
 from tournaments import services as tournament_services
 
@@ -178,6 +179,7 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
         gameplay_services.participations_forget(user_id=user.pk)
         social_services.person_forget(user_id=user.pk)
         tournament_services.person_forget(user_id=user.pk)
+        notification_services.person_forget(user_id=user.pk)
         chat_traces = _chat_forget(user_id=user.pk)
         DataExport.objects.filter(user=user).delete()
         erased = account_services.user_erase(user=user)
@@ -274,13 +276,15 @@ class Retention:
     sessions: int
     reserved_names: int
     notices: int
+    notifications: int
 
 
 def retention_run() -> Retention:
     """Delete what has been kept as long as the privacy page says: successful logins after
     ``LOGIN_RECORD_KEEP_DAYS``, failed ones after ``FAILED_LOGIN_KEEP_DAYS``, downloads once expired
-    (and lost ones), expired sessions, lapsed name reservations, and notices after
-    ``NOTICE_KEEP_DAYS``. Each app deletes its own rows."""
+    (and lost ones), expired sessions, lapsed name reservations, notices after
+    ``NOTICE_KEEP_DAYS`` and pushes and emails sent after ``NOTIFY_KEEP_DAYS``. Each app deletes its
+    own rows."""
     now = timezone.now()
     with transaction.atomic(durable=True):
         logins, failed = account_services.login_records_forget_old()
@@ -297,4 +301,5 @@ def retention_run() -> Retention:
             sessions=account_services.sessions_forget_expired(),
             reserved_names=account_services.reserved_names_forget_lapsed(),
             notices=social_services.notices_forget_old(),
+            notifications=notification_services.deliveries_forget_old(),
         )

@@ -9,3 +9,7 @@ them), so that whatever either reads of the other (the chat) is shown anew at on
 pool_joining = Signal()
 """A person is joining the pairing pool, inside the join's transaction (their row locked); sent with
 ``user``. A receiver refuses the join by raising ``SocialError`` (a tournament they are playing in)."""
+
+notice_kept = Signal()
+"""A notice for a person was kept and its transaction has committed; sent with ``recipient_id``,
+``notice_id`` and ``kind``, so the apps above may tell them away from the site too (notifications)."""

@@ -4,7 +4,8 @@ ratings in ``ratings/services.py``; pool entries, friends, blocks and notices in
 ``social/services/`` package; the chat's messages, reports, ignores, suspensions, moderation records and
 word list in ``chat/services.py``; tournaments, their entries, tables, scores, trophies, calendar and
 moderators' actions in the ``tournaments/services/`` package; reserved names in
-``accounts/services.py``; data downloads in ``privacy/services.py``."""
+``accounts/services.py``; data downloads in ``privacy/services.py``; notification settings, push
+subscriptions and the outbox in the ``notifications/services/`` package."""
 
 import ast
 from pathlib import Path
@@ -25,6 +26,7 @@ APPS = (
     "chat",
     "tournaments",
     "privacy",
+    "notifications",
 )
 WRITES = {
     "save",
@@ -71,6 +73,11 @@ MODELS = {
     "Score": "tournaments/services/",
     "Trophy": "tournaments/services/",
     "ModeratorAction": "tournaments/services/",
+    "Preference": "notifications/services/",
+    "PushSubscription": "notifications/services/",
+    "Delivery": "notifications/services/",
+    "delivery": "notifications/services/",
+    "preference": "notifications/services/",
 }
 """A write's receiver, by a name along its chain, and the one file (or package, ending in "/") that may
 write it."""

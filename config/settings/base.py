@@ -204,6 +204,35 @@ SITE_COUNTS_SECONDS = 5
 CHAT_SETTINGS_ANNOUNCE_SECONDS = float(os.environ.get("CHAT_SETTINGS_ANNOUNCE_SECONDS", "1"))
 """A host's switch reaches the table's other pages this long after the first of a burst of switches,
 once, as it then stands (the host's own page shows it at once)."""
+# --- Notifications (``notifications``; docs/notifications.md) --------------------------------------
+SITE_ORIGIN = os.environ.get("SITE_ORIGIN", "http://localhost:8000").rstrip("/")
+"""The site's scheme and host (``https://septica.example``), for the links in the mail a worker sends
+with no request to take them from."""
+NOTIFY_EMAIL_PERIOD_MINUTES = float(os.environ.get("NOTIFY_EMAIL_PERIOD_MINUTES", "60"))
+"""At most one email of each kind to a person in this long: what comes meanwhile waits for the period's
+end and goes as one message ("It's your turn in 3 matches")."""
+NOTIFY_SWEEP_SECONDS = float(os.environ.get("NOTIFY_SWEEP_SECONDS", "30"))
+"""How often Celery beat sends the pushes and emails due and unsent (quiet hours over, a digest's period
+over, a mail server that was down, a task lost with its worker)."""
+NOTIFY_SWEEP_BATCH = 500
+"""The most pushes, and the most people's emails, one sweep queues (the next sweep takes the rest)."""
+NOTIFY_RETRY_SECONDS = float(os.environ.get("NOTIFY_RETRY_SECONDS", "60"))
+"""A push or email that failed is tried again this long after, the wait doubling with each failure (at
+most six hours)."""
+NOTIFY_ATTEMPTS = int(os.environ.get("NOTIFY_ATTEMPTS", "12"))
+"""After this many failures a push or email is given up (kept with its error for the admin, then deleted
+with the old ones)."""
+NOTIFY_KEEP_DAYS = int(os.environ.get("NOTIFY_KEEP_DAYS", "30"))
+"""The pushes and emails sent are remembered this long (the digests' periods, the admin), then deleted."""
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+"""The site's key pair for web push (``manage.py vapidkeys`` makes one); without it no push is sent."""
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost")
+"""Who the push services may write to about the site's pushes (a mailto: or https: address)."""
+PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
+"""A push service that has not answered within this long fails that push (tried again later): a hanging
+one never holds a worker."""
+
 # --- Backups (``manage.py backup``, run daily by deploy/septica-backup.timer) -------------------
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", BASE_DIR / "backups"))
 """Where ``manage.py backup`` writes its dumps (readable by the site's user only)."""
@@ -257,6 +286,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.calendar",
         "schedule": TOURNAMENT_CALENDAR_SECONDS,
         "options": {"expires": TOURNAMENT_CALENDAR_SECONDS},
+    },
+    "notifications-due": {
+        "task": "notifications.tasks.send_due",
+        "schedule": NOTIFY_SWEEP_SECONDS,
+        "options": {"expires": NOTIFY_SWEEP_SECONDS},
     },
     "retention": {
         "task": "privacy.tasks.retention",

@@ -62,6 +62,11 @@ OWN_PACE = Area(
     "A person's matches at their own pace wait for them for days: a cap on how many, and on the days of "
     "holiday that stop their clocks.",
 )
+NOTIFICATIONS = Area(
+    "Notifications",
+    "Spent by the worker as each goes out: a push over its budget is dropped (an hour late it is noise), an "
+    "email over its budget waits until the budget holds one.",
+)
 PRACTICE = Area(
     "Practice uploads",
     "A long match counts as several uploads (the longest allowed as the whole burst), and one refused "
@@ -315,6 +320,20 @@ LIMITS = [
         "Days of holiday a person may take in a calendar year (a holiday stops their clocks in every match "
         "at their own pace; a holiday ended early gives its unused whole days back).",
         OWN_PACE,
+    ),
+    Limit(
+        "NOTIFY_PUSH_PER_HOUR",
+        30,
+        "Web pushes one person is sent in an hour, whatever they are about (each to every browser they "
+        "subscribed).",
+        NOTIFICATIONS,
+    ),
+    Limit(
+        "NOTIFY_EMAILS_PER_DAY",
+        12,
+        "Notification emails one person is sent in a day, all kinds together (besides at most one of each "
+        "kind per NOTIFY_EMAIL_PERIOD_MINUTES).",
+        NOTIFICATIONS,
     ),
 ]
 

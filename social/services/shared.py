@@ -2,11 +2,12 @@
 budgets a friend request and an invitation both spend from."""
 
 from django.conf import settings
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts import limits
 
-from .. import events
+from .. import events, signals
 from ..models import Notice
 
 
@@ -18,11 +19,15 @@ def notify(
     *, recipient_id: int, kind: str, sender, table_id: int | None = None, subject: str = "", link: str = ""
 ) -> Notice:
     """Keep a notice for ``recipient_id`` and show it on their open pages once the transaction
-    commits. ``sender`` None: the site's own (a tournament starting), about ``subject`` at ``link``."""
+    commits, then tell the apps above (``signals.notice_kept``). ``sender`` None: the site's own (a
+    tournament starting), about ``subject`` at ``link``."""
     notice = Notice.objects.create(
         recipient_id=recipient_id, kind=kind, sender=sender, table_id=table_id, subject=subject, link=link
     )
     events.notice_new(recipient_id, notice.pk)
+    transaction.on_commit(
+        lambda: signals.notice_kept.send(Notice, recipient_id=recipient_id, notice_id=notice.pk, kind=kind)
+    )
     return notice
 
 
