@@ -157,6 +157,8 @@ class TableConsumer(CountedSocket, LiveConsumer):
     shown_move: tuple[int, int] | None = None
     """The match and the number of its last move as this page was last sent them."""
     parts: tuple[socket_parts.TableSocketPart, ...] = ()
+    own_pace = False
+    """The table is played at its players' own pace (noted when the page connected)."""
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -207,6 +209,7 @@ class TableConsumer(CountedSocket, LiveConsumer):
         if not table_selectors.may_watch(table=shared.table, user=user):
             return False
         self.seat = self.seat_shown = self._seat_at(shared)
+        self.own_pace = shared.table.is_own_pace
         return True
 
     @property
@@ -245,6 +248,8 @@ class TableConsumer(CountedSocket, LiveConsumer):
         left = presence.leave(self.table_id, self.presence_seat, self.channel_name)
         if self.seat is not None and left == 0:
             services.seat_connection_lost(table_id=self.table_id, seat=self.seat)
+            if self.own_pace:  # the person saw the match live up to now: "since you were here" starts here
+                services.pace_seen(table_id=self.table_id, user_id=self.user_id)
 
     async def table_changed(self, event: dict) -> None:
         # Version 0 marks a change to the table itself (seats, a rematch): read it anew.

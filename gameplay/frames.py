@@ -213,7 +213,8 @@ def turn_key(screen: Screen) -> tuple:
     a version with the same key (every seat but the one to act, say)."""
     me = screen.me
     mine = (me.taken_over if me else None, screen.hit if screen.my_turn else "")
-    return (me is not None, screen.my_turn, screen.to_act, screen.to_act_name, screen.deadline, *mine)
+    shown = (me is not None, screen.my_turn, screen.to_act, screen.to_act_name, screen.deadline)
+    return (*shown, screen.pace, screen.time_left, *mine)
 
 
 @dataclass(frozen=True)
@@ -235,6 +236,8 @@ class TurnLine:
     to_act: int | None
     to_act_name: str
     deadline: str | None
+    pace: str = ""
+    time_left: str = ""
     version: int = -1
 
 
@@ -249,7 +252,9 @@ def turn_line(render: Render, screen: Screen, language: str) -> str:
     me = TurnSeat(screen.me.taken_over) if screen.me else None
     hit = screen.hit if screen.my_turn else ""
     clocked = "deadline" if screen.deadline else None
-    line = TurnLine(me, screen.my_turn, hit, screen.to_act, screen.to_act_name, clocked)
+    line = TurnLine(
+        me, screen.my_turn, hit, screen.to_act, screen.to_act_name, clocked, screen.pace, screen.time_left
+    )
     markup = MARKUP.render(render, "gameplay/table.html#turn", {"screen": line}, language)
     markup = markup.replace(UNVERSIONED, f'name="version" value="{int(screen.version)}"', 1)
     if screen.deadline:

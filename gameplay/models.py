@@ -193,6 +193,12 @@ class Participant(models.Model):
     until_move = models.PositiveIntegerField(
         _("until move"), null=True, blank=True, help_text=_("Moves made when they left; empty: to the end.")
     )
+    seen_moves = models.PositiveIntegerField(
+        _("seen up to move"),
+        default=0,
+        db_default=0,
+        help_text=_("At own pace: the moves made when the person last had the table open."),
+    )
 
     class Meta:
         ordering = ["match", "seat", "from_move", "pk"]

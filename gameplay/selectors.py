@@ -5,20 +5,26 @@ full state), plus public facts: seat names, the move log's public events, the
 score sheet. The only other use of the state is the seat's own legal actions.
 """
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-from datetime import timedelta
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from functools import cached_property
+from types import MappingProxyType
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.utils import timezone
+from django.utils.translation import gettext
 
 from tables.models import Seat, Table
 
+from .durations import time_left_words
 from .engine import Game, get_game, play_refusals
 from .engine.step import ROUND_ENDS
 from .games import presenter
+from .games.narration import describe
 from .games.screen import LOG_LENGTH, Finished, Player, Screen, bot_name
-from .models import Match, Move, RoundResult
+from .games.words import card_name
+from .models import Holiday, Match, Move, RoundResult
 
 
 def current_match(table: Table) -> Match | None:
@@ -49,6 +55,8 @@ class TableSnapshot:
     """The last moves' public events, each with the seat a bot stood in for when it made it."""
     last_seq: int
     rounds: list[RoundResult]
+    away: dict[int, datetime] = field(default_factory=dict)
+    """At a table at own pace: the end of the holiday each seated person on one is on, by user id."""
 
     @property
     def version(self) -> int:
@@ -57,7 +65,7 @@ class TableSnapshot:
     @cached_property
     def players(self) -> list["Player"]:
         """Who holds each seat, once for every screen of this version."""
-        return players(self.seats)
+        return players(self.seats, self.away)
 
     @cached_property
     def positions(self) -> dict[int, int]:
@@ -94,7 +102,19 @@ def table_snapshot(table: Table) -> TableSnapshot | None:
         recent_moves=[_logged(*move) for move in reversed(moves)],
         last_seq=match.moves_made,
         rounds=_rounds_counted(match, game, state),
+        away=_away(table, seat_rows),
     )
+
+
+def _away(table: Table, seats: list[Seat]) -> dict[int, datetime]:
+    """The end of each seated person's holiday now, by user id, at a table at own pace (one query; none
+    at a live table, where holidays stop nothing)."""
+    people = [seat.user_id for seat in seats if seat.user_id is not None]
+    if not table.is_own_pace or not people:
+        return {}
+    now = timezone.now()
+    on_holiday = Holiday.objects.filter(user_id__in=people, starts_at__lte=now, ends_at__gt=now)
+    return dict(on_holiday.values_list("user_id", "ends_at"))
 
 
 def _moves_counted(match: Match, *, after: int = 0) -> QuerySet[Move]:
@@ -125,6 +145,7 @@ def snapshot_after(snapshot: TableSnapshot, match: Match, state: object, move: M
         ],
         last_seq=move.seq,
         rounds=snapshot.rounds,
+        away=snapshot.away,
     )
 
 
@@ -145,6 +166,7 @@ def snapshot_advanced(snapshot: TableSnapshot) -> TableSnapshot:
         recent_moves=[*snapshot.recent_moves, *new_moves][-LOG_LENGTH:],
         last_seq=match.moves_made,
         rounds=_rounds_counted(match, game, state) if round_ended else snapshot.rounds,
+        away=_away(snapshot.table, snapshot.seats),
     )
 
 
@@ -175,14 +197,16 @@ def seat_name(seat: Seat) -> str:
     return bot_name(seat.position)
 
 
-def players(seats: list[Seat]) -> list[Player]:
-    """Who holds each seat, as everyone at the table may know it."""
+def players(seats: list[Seat], away: Mapping[int, datetime] = MappingProxyType({})) -> list[Player]:
+    """Who holds each seat, as everyone at the table may know it (``away``: the end of the holiday of
+    each person on one, by user id)."""
     return [
         Player(
             name=seat_name(seat),
             is_bot=seat.is_bot,
             level=seat.get_bot_level_display() if seat.is_bot else "",
             stood_in=seat.is_taken_over,
+            away_until=away.get(seat.user_id) if seat.user_id is not None else None,
         )
         for seat in seats
     ]
@@ -197,13 +221,16 @@ def table_screen(snapshot: TableSnapshot, user, *, common: dict | None = None) -
     my_seat = snapshot.positions.get(user.pk) if user.is_authenticated else None
     to_act = game.to_act(state) if match.status == Match.Status.PLAYING else None
     mine = my_seat is not None and to_act == my_seat
-    deadline = None
-    if to_act is not None and table.turn_clock and not seated[to_act].is_bot:
+    deadline, time_left = None, ""
+    if table.is_own_pace:
+        if to_act is not None and match.due == Match.Due.PACE and match.due_at is not None:
+            deadline, time_left = match.due_at.isoformat(), time_left_words(match.due_at - timezone.now())
+    elif to_act is not None and table.turn_clock and not seated[to_act].is_bot:
         deadline = (match.turn_started_at + timedelta(seconds=table.turn_clock)).isoformat()
     next_deal_at = None
     if match.status == Match.Status.PLAYING and match.due == Match.Due.DEAL and match.due_at is not None:
         next_deal_at = match.due_at.isoformat()
-    return presenter(match.game).screen(
+    screen = presenter(match.game).screen(
         game.view(state, my_seat),
         players=seated,
         legal=[game.action_to_json(action) for action in game.legal_actions(state)] if mine else (),
@@ -218,3 +245,121 @@ def table_screen(snapshot: TableSnapshot, user, *, common: dict | None = None) -
         refusals=play_refusals(game, state) if mine else None,
         common=common,
     )
+    if not table.is_own_pace:
+        return screen
+    pace = table.get_pace_hours_display()
+    return replace(screen, subtitle=f"{screen.subtitle} · {pace}", pace=pace, time_left=time_left)
+
+
+# --- Matches at their own pace ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PaceTable:
+    """One of a person's tables at their own pace, as the "Your turn" page lists it."""
+
+    table: Table
+    opponents: list[str]
+    match: Match | None
+    """The match being played; None while the table waits for players."""
+    my_turn: bool
+    to_act_name: str = ""
+
+
+def pace_turns_waiting(user_id: int) -> QuerySet[Match]:
+    """The matches at their own pace waiting for the person's move now."""
+    return Match.objects.filter(
+        status=Match.Status.PLAYING,
+        due=Match.Due.PACE,
+        table__seats__user_id=user_id,
+        table__seats__position=F("to_act"),
+    )
+
+
+def pace_turns_count(user_id: int) -> int:
+    """How many matches at their own pace wait for the person's move (the top bar's count): one COUNT."""
+    return pace_turns_waiting(user_id).count()
+
+
+def pace_tables(user) -> list[PaceTable]:
+    """The person's tables at their own pace, playing or waiting for players: the ones waiting for their
+    move first, the soonest deadline first; then the others' turns, by deadline; then the tables still
+    filling. Three queries, however many tables."""
+    tables = list(
+        Table.objects.filter(seats__user=user, pace_hours__gt=0, status__in=Table.NOT_OVER)
+        .prefetch_related("seats__user")
+        .order_by("created_at")
+    )
+    matches = {
+        match.table_id: match
+        for match in Match.objects.filter(
+            table_id__in=[table.pk for table in tables], status=Match.Status.PLAYING
+        )
+    }
+    listed = []
+    for table in tables:
+        seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+        match = matches.get(table.pk)
+        to_act = next((seat for seat in seats if match and seat.position == match.to_act), None)
+        listed.append(
+            PaceTable(
+                table=table,
+                opponents=[seat_name(seat) for seat in seats if seat.user_id != user.pk and not seat.is_free],
+                match=match,
+                my_turn=to_act is not None and to_act.user_id == user.pk and match.due == Match.Due.PACE,
+                to_act_name=seat_name(to_act) if to_act is not None and to_act.user_id != user.pk else "",
+            )
+        )
+
+    def order(row: PaceTable) -> tuple:
+        due = row.match.due_at if row.match is not None else None
+        return (not row.my_turn, row.match is None, due is None, due or row.table.created_at)
+
+    return sorted(listed, key=order)
+
+
+PACE_NEWS_MOVES = 30
+"""The most moves "since you were here" tells, the latest; the earlier ones are counted."""
+
+
+@dataclass(frozen=True)
+class PaceNews:
+    """What happened at a table at own pace since the person's previous visit, in words from the moves'
+    public events only (a draw is a count, never the cards)."""
+
+    lines: list[str]
+    ran_out: list[str]
+    """A line for each move a bot made for the person because their time ran out."""
+    earlier: int = 0
+    """Moves before the lines, not told."""
+
+
+def pace_news(snapshot: TableSnapshot, seat: int, *, seen: int) -> PaceNews | None:
+    """The moves made at the table since the person at ``seat`` had seen ``seen`` of them, but their
+    own; None when there are none."""
+    match = snapshot.match
+    moves = list(_moves_counted(match, after=seen).order_by("-seq").values_list(*LOGGED)[:PACE_NEWS_MOVES])
+    moves.reverse()
+    earlier = max(0, match.moves_made - seen - len(moves))
+    names = [player.name for player in snapshot.players]
+    lines, ran_out = [], []
+    for _seq, mover, actor, events in moves:
+        if mover == seat and actor == Move.Actor.PLAYER:
+            continue
+        stood_in = mover if actor == Move.Actor.TAKEOVER else None
+        lines.extend(line for event in events if (line := describe(event, names, stood_in=stood_in)))
+        if stood_in == seat:
+            ran_out.append(_ran_out_line(events))
+    if not lines:
+        return None
+    return PaceNews(lines=lines, ran_out=ran_out, earlier=earlier)
+
+
+def _ran_out_line(events: list[dict]) -> str:
+    """What a bot did for the person whose time ran out: the card it played, where it played one."""
+    played = next((event for event in events if event["type"] == "played"), None)
+    if played is None:
+        return gettext("Your time ran out: a bot made your move for you.")
+    return gettext("Your time ran out: a bot played the %(card)s for you.") % {
+        "card": card_name(played["card"])
+    }

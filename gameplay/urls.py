@@ -9,4 +9,7 @@ urlpatterns = [
     path("play-now/", views.play_now, name="play_now"),
     path("<int:table_id>/", views.table, name="table"),
     path("<int:table_id>/rematch/", views.rematch, name="rematch"),
+    path("your-turn/", views.your_turn, name="your_turn"),
+    path("your-turn/holiday/", views.holiday_take, name="holiday_take"),
+    path("your-turn/holiday/end/", views.holiday_stop, name="holiday_end"),
 ]

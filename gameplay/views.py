@@ -1,17 +1,20 @@
-"""The pages that open a table and show its match: a new table, "Play now", the live table, a rematch."""
+"""The pages that open a table and show its match: a new table, "Play now", the live table, a rematch;
+and a person's matches at their own pace ("Your turn") with their holiday."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tables import selectors as table_selectors
 from tables import views as table_views
 from tables.services import TableError
 
 from . import selectors, services
-from .forms import PlayNowForm, TableForm
+from .forms import HolidayForm, PlayNowForm, TableForm
 
 
 @login_required
@@ -60,7 +63,22 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     if snapshot is None or not table_selectors.may_watch(table=table, user=request.user):
         return table_views.waiting_room(request, table)  # for a stranger at a private table, its refusal
     screen = selectors.table_screen(snapshot, request.user)
-    return render(request, "gameplay/table.html", {"table": table, "screen": screen})
+    context = {"table": table, "screen": screen, "pace_news": _pace_news(request, snapshot)}
+    return render(request, "gameplay/table.html", context)
+
+
+def _pace_news(request: HttpRequest, snapshot: selectors.TableSnapshot) -> selectors.PaceNews | None:
+    """At a table at own pace, the moves made since the person's previous visit; this visit is noted
+    as seen (and so is the rest of it, when their last page of the table closes)."""
+    user = request.user
+    seat = snapshot.positions.get(user.pk) if snapshot.table.is_own_pace and user.is_authenticated else None
+    if seat is None:
+        return None
+    made = snapshot.match.moves_made
+    seen = services.pace_seen(table_id=snapshot.table.pk, user_id=user.pk, moves=made)
+    if seen is None or seen >= made:
+        return None
+    return selectors.pace_news(snapshot, seat, seen=seen)
 
 
 @login_required
@@ -72,3 +90,47 @@ def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
         messages.error(request, str(error))
         return redirect("gameplay:table", table_id=table_id)
     return redirect("gameplay:table", table_id=new_table.pk)
+
+
+@login_required
+@require_GET
+def your_turn(request: HttpRequest) -> HttpResponse:
+    """The person's matches at their own pace, the ones waiting for their move first, and their holiday."""
+    return _your_turn_page(request, HolidayForm())
+
+
+def _your_turn_page(request: HttpRequest, form: HolidayForm, status: int = 200) -> HttpResponse:
+    user_id = request.user.pk
+    tables = selectors.pace_tables(request.user)
+    context = {
+        "tables": tables,
+        "playing": len(tables),
+        "cap": settings.OWN_PACE_MATCHES_MAX,
+        "holiday": services.holiday_now(user_id),
+        "days_left": services.holiday_days_left(user_id),
+        "form": form,
+    }
+    return render(request, "gameplay/your_turn.html", context, status=status)
+
+
+@login_required
+@require_POST
+def holiday_take(request: HttpRequest) -> HttpResponse:
+    form = HolidayForm(request.POST)
+    if form.is_valid():
+        try:
+            services.holiday_start(user=request.user, days=form.cleaned_data["days"])
+        except services.PaceError as error:
+            form.add_error("days", str(error))
+        else:
+            messages.success(request, _("Your holiday has begun: your clocks stand still until it ends."))
+            return redirect("gameplay:your_turn")
+    return _your_turn_page(request, form, status=400)
+
+
+@login_required
+@require_POST
+def holiday_stop(request: HttpRequest) -> HttpResponse:
+    if services.holiday_end(user=request.user):
+        messages.success(request, _("Welcome back: your clocks run again."))
+    return redirect("gameplay:your_turn")

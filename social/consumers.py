@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from gameplay import presence
+from gameplay import selectors as gameplay_selectors
 from observe.sockets import CountedSocket
 from tables.consumers import TRY_AGAIN_LATER, LiveConsumer, ProcessNews, off_thread
 from tables.fragments import closing_notice
@@ -148,6 +149,12 @@ class SiteConsumer(CountedSocket, LiveConsumer):
         if self.looks:
             url = reverse("gameplay:table", args=[event["table"]])
             await self.send_text(json.dumps({"kind": "paired", "url": url}))
+
+    async def pace_turns(self, event: dict) -> None:
+        """The matches at own pace waiting for this person's move changed: the page's count, recounted."""
+        if self.user_id is not None:
+            count = await off_thread(gameplay_selectors.pace_turns_count)(self.user_id)
+            await self.send_text(json.dumps({"kind": "turns", "count": count}))
 
     async def notice_new(self, event: dict) -> None:
         text = await off_thread(self.notice_text)(event["notice"])

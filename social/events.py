@@ -15,3 +15,8 @@ def notice_new(user_id: int, notice_id: int) -> None:
 def pool_paired(user_id: int, table_id: int) -> None:
     """The pool made a table for this person: every page of theirs that looks opens it."""
     send_on_commit(person_group(user_id), {"type": "pool.paired", "user": user_id, "table": table_id})
+
+
+def pace_turns(user_id: int) -> None:
+    """The matches at own pace waiting for this person's move changed: their pages count them again."""
+    send_on_commit(person_group(user_id), {"type": "pace.turns", "user": user_id})

@@ -8,6 +8,7 @@ offline practice table render the same templates from it. Each game's presenter 
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, ClassVar, TypedDict
 
 from gameplay.engine import IllegalAction
@@ -37,6 +38,8 @@ class Player:
     """A bot's level in the reader's language ("normal"); "" for a person."""
     stood_in: bool = False
     """A bot plays for this person until they come back."""
+    away_until: datetime | None = None
+    """At a table at own pace: the end of the holiday this person is on now."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,8 @@ class SeatInfo:
     is_partner: bool = False
     open_hand: list[str] | None = None
     """The seat's cards face up, for a replay of a finished match; None at a live table."""
+    away_until: datetime | None = None
+    """At a table at own pace: the end of the holiday the seat's person is on now."""
 
 
 @dataclass
@@ -171,6 +176,10 @@ class Screen:
     buttons: list[Button] = field(default_factory=list)
     to_act_name: str = ""
     deadline: str | None = None
+    pace: str = ""
+    """At a table at its players' own pace, the time per move ("1 day a move"); "" at a live table."""
+    time_left: str = ""
+    """At own pace, how long is left for the move waited for ("1 day 3 hours left"), as of the screen."""
     next_deal_at: str | None = None
     """When the next round or deal is dealt (ISO 8601), for the round-over sheet's countdown."""
     log: list[str] = field(default_factory=list)
@@ -349,6 +358,7 @@ class Presenter[View: (AmericanaView, ClassicView)]:
                 and position != seat
                 and team_of[position] == team_of[seat],
                 open_hand=list(open_hands[position]) if open_hands is not None else None,
+                away_until=player.away_until,
             )
             for position, player in enumerate(players)
         ]

@@ -9,7 +9,7 @@ lifecycle. Import the services from here (``from gameplay import services``); ea
   coming back, the turn clock's check, a moderator replacing a player, a banned player leaving
   every table, a closed account's name forgotten.
 - ``pace``: matches at their own pace: a bot playing a move whose time ran out (for good after a few),
-  and a person's holidays, which stop their clocks.
+  a person's holidays, which stop their clocks, and how far each person has seen their match.
 - ``stopping``: a moderator closing a table, a deserted match abandoned, and the periodic sweep
   that sees nothing waits forever.
 - ``practice_matches``: storing a practice match played offline, once ``practice.uploads`` has
@@ -38,7 +38,15 @@ from .opening import (
     table_create,
     table_for_people,
 )
-from .pace import PaceError, holiday_days_left, holiday_end, holiday_now, holiday_start, pace_stand_in
+from .pace import (
+    PaceError,
+    holiday_days_left,
+    holiday_end,
+    holiday_now,
+    holiday_start,
+    pace_seen,
+    pace_stand_in,
+)
 from .practice_matches import practice_match_store
 from .seats import (
     clock_check,
@@ -70,6 +78,7 @@ __all__ = [
     "match_abandon_if_deserted",
     "match_start",
     "options_validate",
+    "pace_seen",
     "pace_stand_in",
     "participations_forget",
     "play_now",

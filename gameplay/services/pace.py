@@ -175,3 +175,34 @@ def holiday_end(*, user) -> bool:
     holiday.save(update_fields=["ends_at"])
     _shift_clocks(user.pk, -unused)
     return True
+
+
+# --- What a person has seen -----------------------------------------------------------------------
+
+
+@transaction.atomic(durable=True)
+def pace_seen(*, table_id: int, user_id: int, moves: int | None = None) -> int | None:
+    """The person had the table's match open up to ``moves`` moves made (None: all made by now): their
+    page loaded, or their last page of it closed. Returns how many they had seen before (None: they hold
+    no seat in it), which the page shows the moves since ("since you were here").
+
+    Kept on their participation in the match: gameplay's row, per person and match (a rematch starts
+    afresh), in the database, so it holds across devices, tabs and restarts; the seat is the table's,
+    and a table knows nothing of moves."""
+    match = Match.objects.filter(table_id=table_id).order_by("-started_at").only("pk", "moves_made").first()
+    if match is None:
+        return None
+    participant = (
+        Participant.objects.select_for_update()
+        .filter(match=match, user_id=user_id, until_move__isnull=True)
+        .only("pk", "seen_moves")
+        .first()
+    )
+    if participant is None:
+        return None
+    seen = participant.seen_moves
+    upto = match.moves_made if moves is None else moves
+    if upto > seen:
+        participant.seen_moves = upto
+        participant.save(update_fields=["seen_moves"])
+    return seen

@@ -1,8 +1,9 @@
 // The site-wide socket, one per tab: a person's notices (an invitation, a friend request) on
-// whatever page they have open, the table the pool made for the waiting page, and the counts of who
-// is online where a page shows them. It reopens after a lost connection with a growing pause (as the
-// table's does), at once when the network or the tab comes back, and never after the server closed
-// it for good (too many frames, a ban), whose words it puts at the top of the page.
+// whatever page they have open, the count of their matches at own pace waiting for their move, the
+// table the pool made for the waiting page, and the counts of who is online where a page shows them.
+// It reopens after a lost connection with a growing pause (as the table's does), at once when the
+// network or the tab comes back, and never after the server closed it for good (too many frames, a
+// ban), whose words it puts at the top of the page.
 (() => {
   "use strict";
 
@@ -43,6 +44,7 @@
     if (message.kind === "paired") { location.assign(message.url); return; }
     if (message.kind === "counts") { showCounts(message); return; }
     if (message.kind === "notice") { showNotice(message); return; }
+    if (message.kind === "turns") { showTurns(message.count); return; }
     if (message.kind === "closed") {
       // Closed for good (a ban): say why at the top of the page, unless the page has a live socket
       // of its own (a table's, the lobby's), closed for the same reason, which says it.
@@ -70,6 +72,15 @@
       count.textContent = message.unread ? String(message.unread) : "";
       count.classList.toggle("is-empty", !message.unread);
     }
+  }
+
+  /** The top bar's count of matches at own pace waiting for the person's move. */
+  function showTurns(count) {
+    for (const badge of document.querySelectorAll("[data-turns-count]")) {
+      badge.textContent = count ? String(count) : "";
+      badge.classList.toggle("is-empty", !count);
+    }
+    for (const link of document.querySelectorAll("[data-turns-link]")) link.classList.toggle("is-none", !count);
   }
 
   document.addEventListener("click", (event) => {
