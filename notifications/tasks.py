@@ -9,6 +9,21 @@ from . import events, services
 
 log = logging.getLogger(__name__)
 
+DECIDERS = {
+    "turn_began": services.turn_began,
+    "move_stood_in": services.move_stood_in,
+    "match_ended": services.match_ended,
+    "notice_kept": services.notice_kept,
+    "warning_given": services.warning_given,
+}
+"""The news the receivers hand on, by name, and the service that decides what it means."""
+
+
+@shared_task(name=events.DECIDE, ignore_result=True)
+def decide(news: str, **params) -> None:
+    """What the news means for its person: the outbox's rows, and the sendings due at once queued."""
+    DECIDERS[news](**params)
+
 
 @shared_task(name=events.PUSH_SEND, ignore_result=True)
 def push_send(delivery_id: int) -> None:

@@ -3,6 +3,8 @@ subscribed browser, an email to a confirmed address, nothing while they have the
 match, and after their quiet hours in their own time zone; the news heard from gameplay, the social
 notices and a moderator's warning."""
 
+import base64
+import json
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -10,24 +12,34 @@ import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from config.celery import app
 from gameplay import presence
 from gameplay.models import Match
 from gameplay.signals import pace_turn
-from notifications import services
+from notifications import events, services, tasks
 from notifications.models import DEFAULT_WAYS, Delivery, Kind, Preference, Way
 from social import services as social_services
 from tables.models import Pace
+from tests.conftest import queued
 from tests.factories import make_user
 from tests.gameplay.helpers import human_match
+
+
+def decided(broker) -> None:
+    """Run here the decisions the receivers queued (as the worker would), and empty the queue."""
+    for message in queued(broker, events.DECIDE):
+        body = json.loads(base64.b64decode(message["body"]))
+        tasks.decide(*body[0], **body[1])
+    broker.delete(app.conf.task_default_queue)
 
 
 def person_at(match: Match):
     return match.table.seats.get(position=match.to_act).user
 
 
-def tell_turn(match: Match) -> dict[str, Delivery]:
-    """Gameplay announcing the turn (as it does once the move that began it has committed); the
-    outbox's rows for its person, by way."""
+def tell_turn(match: Match, broker) -> dict[str, Delivery]:
+    """Gameplay announcing the turn (as it does once the move that began it has committed), and what
+    was decided of it: the outbox's rows for its person, by way."""
     person = person_at(match)
     pace_turn.send(
         Match,
@@ -38,52 +50,55 @@ def tell_turn(match: Match) -> dict[str, Delivery]:
         due_at=match.due_at,
         version=match.version,
     )
+    decided(broker)
     return {delivery.way: delivery for delivery in Delivery.objects.filter(user=person)}
 
 
 @pytest.fixture
-def match(db, vapid):
+def match(db, vapid, broker):
     return human_match("classic", pace_hours=Pace.DAY_1, prefix="d")[0]
 
 
-def test_a_turn_is_pushed_to_a_subscribed_browser_and_mailed_to_a_confirmed_address_once(match, push_service):
+def test_a_turn_is_pushed_to_a_subscribed_browser_and_mailed_to_a_confirmed_address_once(
+    match, push_service, broker
+):
     person = person_at(match)
     push_service.subscribe(person)
-    kept = tell_turn(match)
+    kept = tell_turn(match, broker)
     assert set(kept) == {Way.PUSH, Way.EMAIL}
     assert all(
         delivery.kind == Kind.YOUR_TURN and delivery.due_at <= timezone.now() for delivery in kept.values()
     )
     assert kept[Way.PUSH].link == f"/tables/{match.table_id}/"
-    assert tell_turn(match) == kept, "the same turn heard twice is kept once"
+    assert tell_turn(match, broker) == kept, "the same turn heard twice is kept once"
 
     Delivery.objects.all().delete()
     person.email_confirmed_at = None
     person.save()
-    assert set(tell_turn(match)) == {Way.PUSH}, "no email to an address not confirmed"
+    assert set(tell_turn(match, broker)) == {Way.PUSH}, "no email to an address not confirmed"
     Delivery.objects.all().delete()
     person.push_subscriptions.all().delete()
-    assert tell_turn(match) == {}, "no push without a browser subscribed"
+    assert tell_turn(match, broker) == {}, "no push without a browser subscribed"
 
 
-def test_nothing_is_sent_to_a_person_with_the_site_open_or_watching_the_match(match, push_service):
+def test_nothing_is_sent_to_a_person_with_the_site_open_or_watching_the_match(match, push_service, broker):
     person = person_at(match)
     push_service.subscribe(person)
     presence.site_arrive(person.pk, "a-tab")
     try:
-        assert tell_turn(match) == {}
+        assert tell_turn(match, broker) == {}
     finally:
         presence.site_leave(person.pk, "a-tab")
     presence.arrive(match.table_id, match.to_act, "the-table-page")
     try:
-        assert tell_turn(match) == {}
+        assert tell_turn(match, broker) == {}
     finally:
         presence.leave(match.table_id, match.to_act, "the-table-page")
-    assert set(tell_turn(match)) == {Way.PUSH, Way.EMAIL}
+    assert set(tell_turn(match, broker)) == {Way.PUSH, Way.EMAIL}
 
 
 def test_the_person_s_settings_choose_the_ways_of_each_kind(
-    match, push_service, django_capture_on_commit_callbacks
+    match, push_service, broker, django_capture_on_commit_callbacks
 ):
     person, friend = person_at(match), make_user("friend")
     push_service.subscribe(person)
@@ -95,15 +110,18 @@ def test_the_person_s_settings_choose_the_ways_of_each_kind(
         time_zone="Europe/Bucharest",
         language="ro",
     )
-    assert tell_turn(match) == {}
+    assert tell_turn(match, broker) == {}
     with django_capture_on_commit_callbacks(execute=True):
         social_services.friend_request_send(sender=friend, recipient=person)
+    decided(broker)
     (request,) = Delivery.objects.filter(user=person)
     assert (request.kind, request.way, request.params["from"]) == (Kind.FRIEND_REQUEST, Way.EMAIL, "friend")
     assert request.link == "/friends/"
 
 
-def test_a_moderator_s_warning_is_mailed_in_their_words(db, vapid, django_capture_on_commit_callbacks):
+def test_a_moderator_s_warning_is_mailed_in_their_words(
+    db, vapid, broker, django_capture_on_commit_callbacks
+):
     from chat import services as chat_services
 
     person = make_user("warned")
@@ -111,6 +129,7 @@ def test_a_moderator_s_warning_is_mailed_in_their_words(db, vapid, django_captur
     moderator.groups.add(Group.objects.get(name="Moderators"))
     with django_capture_on_commit_callbacks(execute=True):
         chat_services.chat_warn(subject_id=person.pk, by=moderator, reason="Keep it friendly.")
+    decided(broker)
     (warning,) = Delivery.objects.filter(user=person)
     assert (warning.kind, warning.way, warning.params["reason"]) == (
         Kind.WARNING,
@@ -161,7 +180,7 @@ def test_quiet_hours_end_in_the_person_s_time_zone(zone, quiet, now, ends):
     assert preference.quiet_end(now) == ends
 
 
-def test_in_quiet_hours_a_turn_waits_for_their_end(match, push_service):
+def test_in_quiet_hours_a_turn_waits_for_their_end(match, push_service, broker):
     person = person_at(match)
     push_service.subscribe(person)
     here = timezone.now().astimezone(NEW_YORK)
@@ -173,7 +192,7 @@ def test_in_quiet_hours_a_turn_waits_for_their_end(match, push_service):
         time_zone="America/New_York",
         language="en",
     )
-    kept = tell_turn(match)
+    kept = tell_turn(match, broker)
     end = (here + timedelta(hours=2)).replace(second=0, microsecond=0)
     assert {way: delivery.due_at for way, delivery in kept.items()} == {Way.PUSH: end, Way.EMAIL: end}
     assert services.deliveries_due() == ([], [])

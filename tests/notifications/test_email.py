@@ -120,7 +120,7 @@ def test_turns_within_the_period_go_as_one_digest(smtp, celery_worker):
 
     later = [turn_for(mara, other) for other in others[1:]]
     waiting = Delivery.objects.filter(user=mara, sent_at__isnull=True)
-    assert waiting.count() == 2
+    wait_for(lambda: waiting.count() == 2, 10, "both turns decided")
     period_over = sent_at + timedelta(minutes=settings.NOTIFY_EMAIL_PERIOD_MINUTES)
     assert all(row.due_at >= period_over for row in waiting), "at most one email a period"
     assert services.deliveries_due() == ([], [])

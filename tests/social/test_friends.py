@@ -34,7 +34,7 @@ def test_a_request_accepted_makes_friends_both_ways_and_tells_each_in_turn(
     with django_capture_on_commit_callbacks() as sent:
         said = services.friend_request_send(sender=ana, recipient=ion)
     assert "sent" in said
-    assert len(sent) == 1  # the notice's news to ion's pages, after commit
+    assert len(sent) == 2  # the notice's news to ion's pages, and to the apps above, after commit
     assert Notice.objects.get(recipient=ion).kind == Notice.Kind.FRIEND_REQUEST
     assert selectors.unread_count(user=ion) == 1
     services.friend_request_answer(user=ion, sender_id=ana.pk, accept=True)
