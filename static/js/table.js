@@ -450,9 +450,8 @@
 
   // ---- The turn clock and the next deal's countdown, and a waiting room that must become the table ----
 
-  // At own pace the clock reads in days and hours ("1 day 3 hours left"), as the server wrote it.
   function tickClocks() {
-    for (const clock of document.querySelectorAll(".clock[data-deadline]:not(.is-pace)")) {
+    for (const clock of document.querySelectorAll(".clock[data-deadline]")) {
       const left = Math.max(0, Math.round((Date.parse(clock.dataset.deadline) - Date.now()) / 1000));
       clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
       clock.classList.toggle("is-short", left <= 10);
@@ -487,6 +486,15 @@
         element.remove();
       });
     }
+  }
+
+  // ---- The top bar's height, for the sheets that rise up to it and the way back under it (site.css) ----
+
+  const topBar = document.querySelector(".site-header");
+  if (topBar && "ResizeObserver" in window) {
+    new ResizeObserver(() => {
+      document.documentElement.style.setProperty("--top-bar-height", `${topBar.offsetHeight}px`);
+    }).observe(topBar);
   }
 
   // ---- After every update ----
