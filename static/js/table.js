@@ -450,8 +450,9 @@
 
   // ---- The turn clock and the next deal's countdown, and a waiting room that must become the table ----
 
+  // At own pace the clock reads in days and hours ("1 day 3 hours left"), as the server wrote it.
   function tickClocks() {
-    for (const clock of document.querySelectorAll(".clock[data-deadline]")) {
+    for (const clock of document.querySelectorAll(".clock[data-deadline]:not(.is-pace)")) {
       const left = Math.max(0, Math.round((Date.parse(clock.dataset.deadline) - Date.now()) / 1000));
       clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
       clock.classList.toggle("is-short", left <= 10);
