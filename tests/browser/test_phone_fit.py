@@ -130,6 +130,16 @@ def site() -> dict[str, tuple[str, str | None]]:
             host=eva, game="americana", options={"players": 4}, turn_clock=45, is_private=False
         )
         table_services.bot_add(table_id=open_table.pk, by=eva, position=1, level="hard")
+        # At their own pace: a match with moves since Ana's last visit and Ion on holiday, a table waiting.
+        own_pace = gameplay_services.table_create(
+            host=ana, game="classic", options={"players": 2}, turn_clock=45, is_private=False, pace_hours=24
+        )
+        table_services.seat_take(table_id=own_pace.pk, user=ion)
+        play_out(Match.objects.get(table=own_pace), moves=5)
+        gameplay_services.holiday_start(user=ion, days=3)
+        gameplay_services.table_create(
+            host=ana, game="americana", options={"players": 3}, turn_clock=45, is_private=False, pace_hours=72
+        )
         arena = tournament(status=Tournament.Status.RUNNING, starts_in=timedelta(minutes=-5))
         entered(arena, ana, points=4, matches=2, wins=2, streak=2)
         entered(arena, ion, points=2, matches=2, wins=1)
@@ -164,6 +174,8 @@ def site() -> dict[str, tuple[str, str | None]]:
         "open-table": f"/tables/{open_table.pk}/",
         "americana-mid-match": f"/tables/{mid['americana'].table_id}/",
         "classic-mid-match": f"/tables/{mid['classic'].table_id}/",
+        "own-pace-mid-match": f"/tables/{own_pace.pk}/",
+        "your-turn": "/tables/your-turn/",
         "americana-round-over": f"/tables/{rounds['americana'].table_id}/",
         "classic-deal-over": f"/tables/{rounds['classic'].table_id}/",
         "americana-match-over": f"/tables/{played['americana'].table_id}/",
