@@ -144,3 +144,11 @@ def test_a_holiday_taken_shown_and_ended_from_the_page(settings):
     assert services.holiday_now(me.pk) is None
     assert "4 days of holiday left this year." in ended.content.decode(), "the unused day given back"
     assert 'data-testid="holiday-take"' in ended.content.decode()
+
+
+def test_the_lobby_shows_each_tables_pace_and_links_the_page():
+    me, you = make_user("me"), make_user("you")
+    pace_table(me, players=3, pace=Pace.DAYS_7)
+    page = logged_in(you).get(reverse("tables:lobby")).content.decode()
+    assert "7 days a move" in page
+    assert reverse("gameplay:your_turn") in page
