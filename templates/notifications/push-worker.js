@@ -42,11 +42,13 @@ async function showNotice(notice) {
   }
 }
 
-/** A tap on a notice: the tab that shows its page comes to the front, else a new one opens there. */
+/** A tap on a notice: the tab that shows its page comes to the front, else a new one opens there (a
+ * tab showing another page is left as it is). */
 async function openNotice(notification) {
   const url = notification.data?.url || HOME;
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-  const showing = windows.find((client) => client.url === url);
+  const page = new URL(url).pathname;
+  const showing = windows.find((client) => new URL(client.url).pathname === page);
   if (showing) return showing.focus();
   return self.clients.openWindow(url);
 }

@@ -8,11 +8,13 @@ import base64
 import io
 import json
 import os
+import threading
 
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from py_vapid import Vapid
@@ -93,6 +95,29 @@ def test_past_the_cap_the_device_turned_on_longest_ago_is_forgotten(mara_in, mar
         tablet["endpoint"],
         phone["endpoint"],
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_cap_holds_when_devices_turn_on_at_once(settings):
+    settings.PUSH_SUBSCRIPTIONS_PER_PERSON = 1
+    mara = make_user("mara")
+    devices = [browser_subscription(f"https://fcm.googleapis.com/fcm/send/{n}") for n in range(4)]
+    offers = [subscriptions.subscription_read(json.dumps(device).encode()) for device in devices]
+    together = threading.Barrier(len(offers))
+
+    def turn_on(offered: subscriptions.Offered) -> None:
+        together.wait()
+        try:
+            subscriptions.subscription_save(user=mara, offered=offered, address=None)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=turn_on, args=(offered,)) for offered in offers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert PushSubscription.objects.filter(user=mara).count() == 1
 
 
 def test_turning_on_and_off_spends_a_budget(mara_in, settings):
