@@ -366,6 +366,8 @@ MAILERS = {
             "username": os.environ.get("SMTP_USER", ""),
             "password": os.environ.get("SMTP_PASSWORD", ""),
             "use_tls": env_bool("SMTP_TLS", True),
+            # A mail server that stops answering fails the sending (tried again later), never holds a worker.
+            "timeout": float(os.environ.get("SMTP_TIMEOUT_SECONDS", "20")),
         }
         if _MAIL_BACKEND.endswith("smtp.EmailBackend")
         else {},
