@@ -10,13 +10,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import Group
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from config.celery import app
 from gameplay import presence
 from gameplay.models import Match
-from gameplay.signals import pace_turn
-from notifications import events, services, tasks
+from gameplay.signals import pace_stood_in, pace_turn
+from notifications import events, services, tasks, texts
 from notifications.models import DEFAULT_WAYS, Delivery, Kind, Preference, Way
 from social import services as social_services
 from tables.models import Pace
@@ -117,6 +117,24 @@ def test_the_person_s_settings_choose_the_ways_of_each_kind(
     (request,) = Delivery.objects.filter(user=person)
     assert (request.kind, request.way, request.params["from"]) == (Kind.FRIEND_REQUEST, Way.EMAIL, "friend")
     assert request.link == "/friends/"
+
+
+def test_a_move_a_bot_played_for_the_person_is_news_of_their_match(match, broker):
+    person = person_at(match)
+    pace_stood_in.send(
+        Match,
+        match_id=match.pk,
+        table_id=match.table_id,
+        seat=match.to_act,
+        user_id=person.pk,
+        missed=3,
+        for_good=True,
+    )
+    decided(broker)
+    (news,) = Delivery.objects.filter(user=person)
+    assert (news.kind, news.way, news.key) == (Kind.PACE_RESULT, Way.EMAIL, f"missed:{match.pk}:3")
+    with translation.override("en"):
+        assert texts.said(news).title == "A bot took your seat"
 
 
 def test_a_moderator_s_warning_is_mailed_in_their_words(

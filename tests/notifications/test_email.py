@@ -182,3 +182,16 @@ def run_at_once(send, *, times: int) -> list:
     for thread in threads:
         thread.join(60)
     return results
+
+
+def test_emails_beyond_the_person_s_daily_budget_wait_for_it(smtp, settings):
+    settings.NOTIFY_EMAILS_PER_DAY = 1
+    mara = make_user("mara")
+    for kind, key in ((Kind.WARNING, "warning:1"), (Kind.PACE_RESULT, "result:1")):
+        services.notice_decide(user_id=mara.pk, kind=kind, key=key, params={"reason": "Be kind."}, link="/")
+    assert services.email_deliver(user_id=mara.pk, kind=Kind.WARNING) == 1
+    assert services.email_deliver(user_id=mara.pk, kind=Kind.PACE_RESULT) == 0
+    waiting = Delivery.objects.get(kind=Kind.PACE_RESULT)
+    assert waiting.sent_at is None and waiting.attempts == 0
+    assert waiting.due_at > timezone.now() + timedelta(hours=23), "when the day's budget holds one again"
+    assert len(smtp.wait_for(1)) == 1
