@@ -71,6 +71,8 @@ NEVER_SHOWN: dict[str, Promise] = {
     "social.notice": _("notices"),
     "chat.ignore": _("whom someone ignores"),
     "privacy.dataexport": _("downloads of someone's data"),
+    "notifications.delivery": _("the notifications sent to someone"),
+    "notifications.pushsubscription": _("the devices someone gets notifications on"),
     "axes.accesslog": _("logins"),
 }
 """Personal data moderators never see (a model, or a model's field), as the privacy page names it; a

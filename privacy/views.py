@@ -23,6 +23,7 @@ def policy(request: HttpRequest) -> HttpResponse:
     """The privacy page: what is kept, why, for how long, who sees it, and how to take it or erase it."""
     context = {
         "notice_days": settings.NOTICE_KEEP_DAYS,
+        "notify_days": settings.NOTIFY_KEEP_DAYS,
         "login_days": settings.LOGIN_RECORD_KEEP_DAYS,
         "failed_days": settings.FAILED_LOGIN_KEEP_DAYS,
         "export_hours": settings.DATA_EXPORT_KEEP_HOURS,
