@@ -220,7 +220,8 @@ def table_screen(snapshot: TableSnapshot, user, *, common: dict | None = None) -
     seated = snapshot.players
     my_seat = snapshot.positions.get(user.pk) if user.is_authenticated else None
     to_act = game.to_act(state) if match.status == Match.Status.PLAYING else None
-    mine = my_seat is not None and to_act == my_seat
+    # At own pace a bot standing in plays the person's whole turn, which they cannot take back.
+    mine = my_seat is not None and to_act == my_seat and not (table.is_own_pace and seated[my_seat].stood_in)
     deadline, time_left = None, ""
     if table.is_own_pace:
         if to_act is not None and match.due == Match.Due.PACE and match.due_at is not None:
@@ -328,8 +329,8 @@ class PaceNews:
     public events only (a draw is a count, never the cards)."""
 
     lines: list[str]
-    ran_out: list[str]
-    """A line for each move a bot made for the person because their time ran out."""
+    ran_out: str = ""
+    """What bots did for the person because their time ran out, if they did."""
     earlier: int = 0
     """Moves before the lines, not told."""
 
@@ -342,24 +343,25 @@ def pace_news(snapshot: TableSnapshot, seat: int, *, seen: int) -> PaceNews | No
     moves.reverse()
     earlier = max(0, match.moves_made - seen - len(moves))
     names = [player.name for player in snapshot.players]
-    lines, ran_out = [], []
+    lines, stood_in_for_me = [], []
     for _seq, mover, actor, events in moves:
         if mover == seat and actor == Move.Actor.PLAYER:
             continue
         stood_in = mover if actor == Move.Actor.TAKEOVER else None
         lines.extend(line for event in events if (line := describe(event, names, stood_in=stood_in)))
         if stood_in == seat:
-            ran_out.append(_ran_out_line(events))
+            stood_in_for_me.extend(events)
     if not lines:
         return None
-    return PaceNews(lines=lines, ran_out=ran_out, earlier=earlier)
+    return PaceNews(lines=lines, ran_out=_ran_out_line(stood_in_for_me), earlier=earlier)
 
 
 def _ran_out_line(events: list[dict]) -> str:
-    """What a bot did for the person whose time ran out: the card it played, where it played one."""
-    played = next((event for event in events if event["type"] == "played"), None)
-    if played is None:
+    """What bots did for the person whose time ran out (the cards they played, where they played some);
+    "" when none did."""
+    if not events:
+        return ""
+    cards = [card_name(event["card"]) for event in events if event["type"] == "played"]
+    if not cards:
         return gettext("Your time ran out: a bot made your move for you.")
-    return gettext("Your time ran out: a bot played the %(card)s for you.") % {
-        "card": card_name(played["card"])
-    }
+    return gettext("Your time ran out: a bot played the %(cards)s for you.") % {"cards": ", ".join(cards)}

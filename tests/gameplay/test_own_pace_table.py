@@ -109,13 +109,14 @@ def test_a_move_a_bot_made_when_the_time_ran_out_is_told_with_a_banner_and_no_ba
     match, users = human_match("classic", 2, pace_hours=Pace.HOURS_12)
     match.refresh_from_db()
     mover = match.to_act
-    page_of(users[mover], match)
+    assert 'value="play"' in page_of(users[mover], match)
     Match.objects.filter(pk=match.pk).update(due_at=timezone.now() - timedelta(seconds=5))
     assert services.sweep() == 1
     match.refresh_from_db()
     waiting = page_of(users[mover], match)
     assert "Your time ran out: a bot is making this move for you." in waiting
     assert 'data-testid="back"' not in waiting, 'no "I\'m back" at own pace: the bot hands the seat back'
+    assert 'value="play"' not in waiting, "the bot's turn: nothing for the person to play"
     assert bot_turn(match_id=match.pk, expected_version=match.version)
     played = Move.objects.get(match=match, seat=mover)
     card = next((event["card"] for event in played.events if event["type"] == "played"), None)
