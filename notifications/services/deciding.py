@@ -7,7 +7,6 @@ and nothing during their quiet hours (it waits for their end). What it decides g
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Max
 from django.urls import reverse
 from django.utils import timezone
 
@@ -19,7 +18,7 @@ from social.models import Notice
 from .. import events, push
 from ..models import Delivery, Kind, PushSubscription, Way, preference_of
 from ..texts import FINISHED, MISSED
-from .shared import email_period
+from .shared import next_email
 
 NOTICE_KINDS = {
     Notice.Kind.FRIEND_REQUEST: Kind.FRIEND_REQUEST,
@@ -68,19 +67,10 @@ def notice_decide(
                     key,
                     params,
                     link,
-                    max(not_before, _next_email(user_id, kind, now)),
+                    max(not_before, next_email(user_id, kind, now)),
                 )
             )
     return kept
-
-
-def _next_email(user_id: int, kind: str, now: datetime) -> datetime:
-    """The earliest an email of ``kind`` may go: a period after the last one (what comes meanwhile
-    waits for it and goes as one message)."""
-    last = Delivery.objects.filter(
-        user_id=user_id, kind=kind, way=Way.EMAIL, sent_at__isnull=False
-    ).aggregate(last=Max("sent_at"))["last"]
-    return max(now, last + email_period()) if last else now
 
 
 def _keep(user_id: int, kind: str, way: str, key: str, params: dict, link: str, due_at: datetime) -> Delivery:

@@ -17,7 +17,7 @@ from gameplay.models import Match
 
 from .. import mail, push, texts
 from ..models import Delivery, Kind, PushSubscription, Way, preference_of
-from .shared import language_of, retry_after
+from .shared import language_of, next_email, retry_after
 
 logger = logging.getLogger(__name__)
 
@@ -76,9 +76,12 @@ def push_deliver(*, delivery_id: int) -> bool:
 
 def email_deliver(*, user_id: int, kind: str) -> int:
     """Send the person's due emails of ``kind`` as one message (a digest when there are several); how
-    many entries it held. Only to a confirmed address; a turn already played is left out."""
-    now = timezone.now()
+    many entries it held. Only to a confirmed address; a turn already played is left out. The person's
+    row is locked first, so two sendings at once for them (two turns decided together) make one email,
+    and one within the period of the last waits for its end."""
     with transaction.atomic():
+        user = User.objects.select_for_update(no_key=True).filter(pk=user_id).first()
+        now = timezone.now()
         rows = list(
             Delivery.objects.select_for_update()
             .filter(
@@ -91,10 +94,7 @@ def email_deliver(*, user_id: int, kind: str) -> int:
             )
             .order_by("created_at", "pk")
         )
-        user = User.objects.filter(
-            pk=user_id, is_active=True, erased_at__isnull=True, email_confirmed_at__isnull=False
-        ).first()
-        if user is None or not user.email:
+        if user is None or not (user.is_active and user.email and user.email_confirmed_at) or user.erased_at:
             Delivery.objects.filter(pk__in=[row.pk for row in rows]).delete()
             return 0
         stale = [row.pk for row in rows if not _still_true(row)]
@@ -102,10 +102,11 @@ def email_deliver(*, user_id: int, kind: str) -> int:
         rows = [row for row in rows if row.pk not in stale]
         if not rows:
             return 0
+        if (period_over := next_email(user_id, kind, now)) > now:
+            _postpone(rows, period_over)
+            return 0
         if wait := _over_budget(f"notify-email:{user_id}", settings.NOTIFY_EMAILS_PER_DAY, 86400):
-            Delivery.objects.filter(pk__in=[row.pk for row in rows]).update(
-                due_at=now + timedelta(seconds=wait)
-            )
+            _postpone(rows, now + timedelta(seconds=wait))
             return 0
         with translation.override(language_of(preference_of(user_id))):
             message = mail.message(
@@ -123,6 +124,10 @@ def email_deliver(*, user_id: int, kind: str) -> int:
             return 0
         Delivery.objects.filter(pk__in=[row.pk for row in rows]).update(sent_at=now)
         return len(rows)
+
+
+def _postpone(rows: list[Delivery], until: datetime) -> None:
+    Delivery.objects.filter(pk__in=[row.pk for row in rows]).update(due_at=until)
 
 
 def _still_true(delivery: Delivery) -> bool:

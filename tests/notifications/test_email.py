@@ -125,6 +125,8 @@ def test_turns_within_the_period_go_as_one_digest(smtp, celery_worker):
     assert all(row.due_at >= period_over for row in waiting), "at most one email a period"
     assert services.deliveries_due() == ([], [])
 
+    period = timedelta(minutes=settings.NOTIFY_EMAIL_PERIOD_MINUTES)
+    Delivery.objects.filter(user=mara, sent_at__isnull=False).update(sent_at=sent_at - period)
     waiting.update(due_at=timezone.now())  # the period is over
     tasks.send_due.delay()
     digest = smtp.wait_for(2)[1]
@@ -159,6 +161,13 @@ def test_a_mail_server_down_is_tried_again_later_and_the_email_sent_once(setting
         assert "Be kind." in text_of(message)
         assert services.deliveries_due() == ([], [])
         assert len(back.messages) == 1
+
+        services.notice_decide(user_id=mara.pk, kind=Kind.WARNING, key="warning:2", params={}, link="/")
+        early = Delivery.objects.filter(key="warning:2")
+        early.update(due_at=timezone.now())  # as if decided together with the first, before it was sent
+        assert services.email_deliver(user_id=mara.pk, kind=Kind.WARNING) == 0, "one email a period"
+        sent_at = Delivery.objects.get(key="warning:1").sent_at
+        assert early.get().due_at == sent_at + timedelta(minutes=settings.NOTIFY_EMAIL_PERIOD_MINUTES)
     finally:
         back.stop()
 
