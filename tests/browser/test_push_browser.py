@@ -334,3 +334,22 @@ def test_a_browser_that_blocks_notifications_is_said_to(chromium, push_site):
     expect(state).to_contain_text("Blocked by this browser")
     expect(page.get_by_test_id("push-on")).to_be_hidden()
     assert subscriptions_of(username) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_browser_without_web_push_is_said_to(browser, push_site):
+    """The headless shell that drives the other browser tests, with no Push API (as an iPhone's Safari
+    outside the Home Screen): the page says so and offers nothing to tap."""
+    base, _key = push_site
+    username, _match = off_loop(match_to_play)
+    context = browser.new_context(locale="en-GB")
+    context.add_init_script("delete window.PushManager;")
+    page = context.new_page()
+    log_in(page, base, username)
+    page.goto(f"{base}/notifications/")
+    state = page.get_by_test_id("push-state")
+    expect(state).to_have_attribute("data-state", "unsupported")
+    expect(state).to_have_text("This browser cannot show notifications from a website.")
+    expect(page.get_by_test_id("push-on")).to_be_hidden()
+    expect(page.get_by_test_id("push-off")).to_be_hidden()
+    context.close()
