@@ -10,7 +10,7 @@ import dj_database_url
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from config.settings.env import env_bool, env_list
+from config.settings.env import env_bool, env_file, env_list
 from config.settings.limits import LOGIN_ATTEMPTS_LIMIT, LOGIN_ATTEMPTS_WINDOW
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -229,6 +229,20 @@ VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 """The site's key pair for web push (``manage.py vapidkeys`` makes one); without it no push is sent."""
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost")
 """Who the push services may write to about the site's pushes (a mailto: or https: address)."""
+EMBEDDED_VAPID_FILE = BASE_DIR / "vapid.env"
+"""The embedded default's own VAPID key pair (the lines ``manage.py vapidkeys`` prints), made on ``make
+run``'s first start and kept, so web push works out of the box on this computer; read only when the
+environment gives no pair."""
+if EMBEDDED and not VAPID_PRIVATE_KEY:
+    _embedded_vapid = env_file(EMBEDDED_VAPID_FILE)
+    VAPID_PUBLIC_KEY = _embedded_vapid.get("VAPID_PUBLIC_KEY", "")
+    VAPID_PRIVATE_KEY = _embedded_vapid.get("VAPID_PRIVATE_KEY", "")
+PUSH_SERVICE_DOMAINS = env_list(
+    "PUSH_SERVICE_DOMAINS", ["google.com", "googleapis.com", "mozilla.com", "windows.com", "apple.com"]
+)
+"""The domains of the push services a browser's subscription may name (theirs and their subdomains):
+the worker posts to it, so nothing else, never an address inside the site's own network. Chrome's,
+Edge's, Firefox's and Safari's by default."""
 PUSH_TIMEOUT_SECONDS = float(os.environ.get("PUSH_TIMEOUT_SECONDS", "10"))
 """A push service that has not answered within this long fails that push (tried again later): a hanging
 one never holds a worker."""

@@ -67,6 +67,11 @@ NOTIFICATIONS = Area(
     "Spent by the worker as each goes out: a push over its budget is dropped (an hour late it is noise), an "
     "email over its budget waits until the budget holds one.",
 )
+PUSH_DEVICES = Area(
+    "Web push on a person's devices",
+    "Turning notifications on or off for a device on the settings page; the subscription a browser sends "
+    "is checked before it is kept (`notifications.services.subscriptions`).",
+)
 PRACTICE = Area(
     "Practice uploads",
     "A long match counts as several uploads (the longest allowed as the whole burst), and one refused "
@@ -334,6 +339,33 @@ LIMITS = [
         "Notification emails one person is sent in a day, all kinds together (besides at most one of each "
         "kind per NOTIFY_EMAIL_PERIOD_MINUTES).",
         NOTIFICATIONS,
+    ),
+    Limit(
+        "PUSH_SUBSCRIPTIONS_PER_PERSON",
+        10,
+        "Devices (browsers) one person may have notifications on in at once; turning on one more forgets "
+        "the one turned on longest ago.",
+        PUSH_DEVICES,
+    ),
+    Limit(
+        "PUSH_SUBSCRIBE_PER_HOUR",
+        20,
+        "Times one person may turn notifications on or off for a device in an hour.",
+        PUSH_DEVICES,
+    ),
+    Limit(
+        "PUSH_SUBSCRIBE_PER_ADDRESS_PER_HOUR",
+        40,
+        "Times notifications may be turned on or off from one browser address in an hour, whatever its "
+        "accounts.",
+        PUSH_DEVICES,
+    ),
+    Limit(
+        "PUSH_SUBSCRIPTION_MAX_BYTES",
+        4096,
+        "The largest subscription a browser may send (a real one is about 400 bytes).",
+        PUSH_DEVICES,
+        fixed=True,
     ),
 ]
 
