@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from gameplay import services as gameplay_services
 from gameplay.engine import get_game
 from gameplay.models import Match
+from notifications.mail import unsubscribe_token
 from tables import services as table_services
 from tests.browser.conftest import log_in, off_loop
 from tests.browser.test_table_craft import PHONE, live, serious_violations
@@ -165,6 +166,7 @@ def site() -> dict[str, tuple[str, str | None]]:
         "home-visitor": "/",
         "player-page-visitor": "/players/ana/",
         "practice": "/practice/",
+        "unsubscribe": f"/notifications/unsubscribe/{unsubscribe_token(ana.pk, 'your_turn')}/",
     }
     ana_sees = {
         "home": "/",
@@ -187,6 +189,7 @@ def site() -> dict[str, tuple[str, str | None]]:
         "replay": f"/matches/{finished.pk}/replay/?step=5",
         "classic-replay": f"/matches/{played['classic'].pk}/replay/?step=7",
         "profile": "/accounts/profile/",
+        "notifications": "/notifications/",
         "password-change": "/accounts/password/change/",
         "player-page": "/players/ion/",
         "tournaments": "/tournaments/",
