@@ -13,6 +13,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -394,23 +395,34 @@ def start_celery_worker(
     )
 
 
+@contextmanager
+def site_of_its_own(
+    name: str, env: dict[str, str], *, worker: bool = False, beat_schedule: Path | None = None
+) -> Iterator[str]:
+    """Daphne serving the site on the test database in a process of its own, with ``env`` (the test's
+    settings, its own queue), and with ``worker`` a Celery worker (beat too, given ``beat_schedule``);
+    their output in ``ARTIFACTS/<name>.log``. Yields the site's address."""
+    port = free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    with (ARTIFACTS / f"{name}.log").open("w") as log:
+        server = start_daphne(port, env, log)
+        celery = start_celery_worker(env, log, beat_schedule=beat_schedule) if worker else None
+        try:
+            wait_for_port(port, server)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            stop(server)
+            if celery is not None:
+                stop(celery)
+
+
 @pytest.fixture(scope="session")
 def live_server_url(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[str]:
     """Daphne serving the site and a Celery worker with beat (the sweep), each in its own process,
     on the test database."""
-    port = free_port()
-    env = site_env()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = (ARTIFACTS / "live-server.log").open("w")
-    server = start_daphne(port, env, log)
-    worker = start_celery_worker(env, log, beat_schedule=tmp_path_factory.mktemp("beat") / "schedule")
-    try:
-        wait_for_port(port, server)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop(server)
-        stop(worker)
-        log.close()
+    beat = tmp_path_factory.mktemp("beat") / "schedule"
+    with site_of_its_own("live-server", site_env(), worker=True, beat_schedule=beat) as url:
+        yield url
 
 
 def chromium_path() -> str:

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 from gameplay import services as gameplay_services
 from tables import services as table_services
 from tests.browser.conftest import log_in, off_loop
-from tests.conftest import ARTIFACTS, free_port, site_env, start_daphne, stop, wait_for_port
+from tests.conftest import ARTIFACTS, site_env, site_of_its_own
 from tests.factories import make_user
 
 PHONE = {"width": 375, "height": 667}
@@ -22,16 +22,9 @@ DIACRITICS = "Mulțumesc, ședința e grea"
 def chat_server_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     """Daphne on the test database where every account may type (no finished matches needed) and the
     burst of messages is wide enough for a test to send a dozen in a row."""
-    port = free_port()
     env = site_env(CHAT_FREE_TEXT_MATCHES="0", CHAT_MESSAGES_PER_10_SECONDS="200")
-    ARTIFACTS.mkdir(exist_ok=True)
-    with (ARTIFACTS / "chat-server.log").open("w") as log:
-        server = start_daphne(port, env, log)
-        try:
-            wait_for_port(port, server)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            stop(server)
+    with site_of_its_own("chat-server", env) as url:
+        yield url
 
 
 def seated_pair():

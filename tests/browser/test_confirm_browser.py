@@ -14,12 +14,8 @@ from tests.browser.conftest import off_loop
 from tests.conftest import (
     ARTIFACTS,
     TEST_QUEUE,
-    free_port,
     site_env,
-    start_celery_worker,
-    start_daphne,
-    stop,
-    wait_for_port,
+    site_of_its_own,
 )
 from tests.factories import PASSWORD, make_user
 from tests.mailbox import Mailbox, link_in
@@ -37,23 +33,14 @@ def mailing_site(mailbox: Mailbox) -> Iterator[str]:
     """Daphne and a Celery worker of their own (their own queue, so no other test's worker takes the
     mail) that send mail through the test's SMTP server; an account is old enough for rated play as
     soon as its email is confirmed, and types in chat from its first match."""
-    port = free_port()
     env = site_env(
         CELERY_QUEUE=f"{TEST_QUEUE}-mail",
         RATED_MIN_ACCOUNT_AGE_SECONDS="0",
         CHAT_FREE_TEXT_MATCHES="0",
         **mailbox.env(),
     )
-    ARTIFACTS.mkdir(exist_ok=True)
-    with (ARTIFACTS / "confirm-server.log").open("w") as log:
-        server = start_daphne(port, env, log)
-        worker = start_celery_worker(env, log)
-        try:
-            wait_for_port(port, server)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            stop(server)
-            stop(worker)
+    with site_of_its_own("confirm-server", env, worker=True) as url:
+        yield url
 
 
 @pytest.mark.django_db(transaction=True)

@@ -21,12 +21,8 @@ from tests.browser.test_table_craft import live
 from tests.conftest import (
     ARTIFACTS,
     TEST_QUEUE,
-    free_port,
     site_env,
-    start_celery_worker,
-    start_daphne,
-    stop,
-    wait_for_port,
+    site_of_its_own,
 )
 from tests.factories import make_user
 from tests.gameplay.helpers import wait_until
@@ -45,18 +41,9 @@ def pace_site(settings, tmp_path) -> Iterator[str]:
     """Daphne and a Celery worker with beat (the sweep) of their own, on a queue of their own, with the
     hour at own pace shortened; this process too, where the match begins and its first clock starts."""
     settings.OWN_PACE_HOUR_SECONDS = HOUR
-    port = free_port()
     env = site_env(CELERY_QUEUE=f"{TEST_QUEUE}-pace", OWN_PACE_HOUR_SECONDS=str(HOUR), SWEEP_SECONDS="1")
-    ARTIFACTS.mkdir(exist_ok=True)
-    with (ARTIFACTS / "own-pace-server.log").open("w") as log:
-        server = start_daphne(port, env, log)
-        worker = start_celery_worker(env, log, beat_schedule=tmp_path / "beat")
-        try:
-            wait_for_port(port, server)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            stop(server)
-            stop(worker)
+    with site_of_its_own("own-pace-server", env, worker=True, beat_schedule=tmp_path / "beat") as url:
+        yield url
 
 
 def own_pace_table() -> tuple[int, list]:

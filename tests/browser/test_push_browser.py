@@ -36,7 +36,7 @@ from playwright.sync_api import BrowserContext, Page, Playwright, expect
 from notifications.management.commands.vapidkeys import new_pair
 from notifications.models import PushSubscription
 from tests.browser.conftest import log_in, off_loop
-from tests.conftest import ARTIFACTS, free_port, site_env, start_daphne, stop, wait_for_port
+from tests.conftest import ARTIFACTS, site_env, site_of_its_own
 from tests.gameplay.helpers import human_match
 
 
@@ -116,18 +116,11 @@ class StandInPushService:
 def push_site(django_db_setup, django_db_blocker) -> Iterator[tuple[str, str]]:
     """Daphne on the test database with a VAPID key pair: the site's address and its public key."""
     public, private = new_pair()
-    port = free_port()
     env = site_env(
         VAPID_PUBLIC_KEY=public, VAPID_PRIVATE_KEY=private, VAPID_SUBJECT="mailto:admin@example.com"
     )
-    ARTIFACTS.mkdir(exist_ok=True)
-    with (ARTIFACTS / "push-server.log").open("w") as log:
-        server = start_daphne(port, env, log)
-        try:
-            wait_for_port(port, server)
-            yield f"http://127.0.0.1:{port}", public
-        finally:
-            stop(server)
+    with site_of_its_own("push-server", env) as url:
+        yield url, public
 
 
 @pytest.fixture
