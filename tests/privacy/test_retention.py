@@ -11,6 +11,7 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from accounts.models import ReservedName
+from notifications.models import Delivery
 from privacy import services
 from privacy.models import DataExport
 from privacy.tasks import retention
@@ -56,6 +57,16 @@ def kept_and_due(ana, ion):
     def notice():
         return Notice.objects.create(recipient=ana, sender=ion, kind=Notice.Kind.FRIEND_REQUEST)
 
+    def sent_email():
+        return Delivery.objects.create(
+            user=ana,
+            kind="warning",
+            way="email",
+            key=f"warning:{Delivery.objects.count()}",
+            due_at=timezone.now(),
+            sent_at=timezone.now(),
+        )
+
     due = {
         "logins": [aged(AccessLog, login(), "attempt_time", timedelta(days=login_days) + day)],
         "failed_logins": [aged(AccessAttempt, failed(), "attempt_time", timedelta(days=failed_days) + day)],
@@ -66,6 +77,9 @@ def kept_and_due(ana, ion):
         "sessions": [aged(Session, session(), "expire_date", timedelta(seconds=1))],
         "reserved_names": [ReservedName.objects.create(digest="a" * 64, until=timezone.now() - day).pk],
         "notices": [aged(Notice, notice(), "created_at", timedelta(days=settings.NOTICE_KEEP_DAYS) + day)],
+        "notifications": [
+            aged(Delivery, sent_email(), "created_at", timedelta(days=settings.NOTIFY_KEEP_DAYS) + day)
+        ],
     }
     kept = {
         "logins": [aged(AccessLog, login(), "attempt_time", timedelta(days=login_days) - day)],
@@ -74,6 +88,9 @@ def kept_and_due(ana, ion):
         "sessions": [session().pk],
         "reserved_names": [ReservedName.objects.create(digest="b" * 64, until=timezone.now() + day).pk],
         "notices": [aged(Notice, notice(), "created_at", timedelta(days=settings.NOTICE_KEEP_DAYS) - day)],
+        "notifications": [
+            aged(Delivery, sent_email(), "created_at", timedelta(days=settings.NOTIFY_KEEP_DAYS) - day)
+        ],
     }
     return due, kept
 
@@ -85,6 +102,7 @@ MODELS = {
     "sessions": Session,
     "reserved_names": ReservedName,
     "notices": Notice,
+    "notifications": Delivery,
 }
 
 
