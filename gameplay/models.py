@@ -1,3 +1,5 @@
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -254,6 +256,17 @@ class SeatChange(models.Model):
         return f"{self.match} seat {self.seat}: {self.kind}"
 
 
+class HolidayQuerySet(models.QuerySet):
+    def current(self) -> "HolidayQuerySet":
+        """The holidays going on now."""
+        now = timezone.now()
+        return self.filter(starts_at__lte=now, ends_at__gt=now)
+
+    def ends_by_person(self, user_ids: list[int]) -> dict[int, datetime]:
+        """The end of the holiday each of these people is on now, by user id (those on none left out)."""
+        return dict(self.current().filter(user_id__in=user_ids).values_list("user_id", "ends_at"))
+
+
 class Holiday(models.Model):
     """A person's holiday: while it lasts their clocks stand still in every match at their own pace
     (the deadline of a move waiting for them moves on by the holiday's length)."""
@@ -263,6 +276,8 @@ class Holiday(models.Model):
     )
     starts_at = models.DateTimeField(_("from"))
     ends_at = models.DateTimeField(_("until"))
+
+    objects = HolidayQuerySet.as_manager()
 
     class Meta:
         ordering = ["user", "-starts_at"]

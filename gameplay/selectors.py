@@ -112,9 +112,7 @@ def _away(table: Table, seats: list[Seat]) -> dict[int, datetime]:
     people = [seat.user_id for seat in seats if seat.user_id is not None]
     if not table.is_own_pace or not people:
         return {}
-    now = timezone.now()
-    on_holiday = Holiday.objects.filter(user_id__in=people, starts_at__lte=now, ends_at__gt=now)
-    return dict(on_holiday.values_list("user_id", "ends_at"))
+    return Holiday.objects.ends_by_person(people)
 
 
 def _moves_counted(match: Match, *, after: int = 0) -> QuerySet[Move]:

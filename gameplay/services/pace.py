@@ -92,8 +92,7 @@ def pace_stand_in(*, match_id: int, seat: int, expected_version: int) -> bool:
 
 def holiday_now(user_id: int) -> Holiday | None:
     """The holiday the person is on now, if any."""
-    now = timezone.now()
-    return Holiday.objects.filter(user_id=user_id, starts_at__lte=now, ends_at__gt=now).first()
+    return Holiday.objects.current().filter(user_id=user_id).first()
 
 
 def holiday_days_left(user_id: int, now: datetime | None = None) -> int:

@@ -35,7 +35,8 @@ def seats_to_act(match: Match) -> dict[int, scheduling.SeatToAct]:
         cursor.execute(SEATS, [match.table_id])
         rows = cursor.fetchall()
     pace_hours = rows[0][-1] if rows else 0
-    holidays = _holidays_now([row[1] for row in rows if row[1] is not None]) if pace_hours else {}
+    people = [row[1] for row in rows if row[1] is not None]
+    holidays = Holiday.objects.ends_by_person(people) if pace_hours else {}
     return {
         position: scheduling.SeatToAct(
             table_id=match.table_id,
@@ -50,16 +51,6 @@ def seats_to_act(match: Match) -> dict[int, scheduling.SeatToAct]:
         )
         for position, user_id, bot_level, taken_over, turn_clock, fast_bots, pace_hours in rows
     }
-
-
-def _holidays_now(user_ids: list[int]) -> dict[int, datetime]:
-    """The end of the holiday each of these people is on now (those on none are left out)."""
-    now = timezone.now()
-    return dict(
-        Holiday.objects.filter(user_id__in=user_ids, starts_at__lte=now, ends_at__gt=now).values_list(
-            "user_id", "ends_at"
-        )
-    )
 
 
 MATCH_FIELDS = Match._meta.concrete_fields
