@@ -88,8 +88,9 @@ def act(
         match=match, seq=match.moves_made, seat=seat, action=made_step.action, events=happened, actor=actor
     )
     over = game.is_over(state)
-    if actor == Move.Actor.TAKEOVER and seats[seat].pace_seconds and not over and game.to_act(state) != seat:
-        # At own pace a bot stands in for one move only: the seat is its person's again for the next.
+    if actor == Move.Actor.TAKEOVER and seats[seat].pace_seconds and not over:
+        # At own pace a bot stands in for the one move whose time ran out: the seat is its person's again
+        # for the next, on a fresh clock (even when the same seat moves again, a trick taken and led).
         seat_returned = seat_back(match, seat, after_move=match.moves_made)
     if seat_returned:
         seats[seat] = replace(seats[seat], bot_plays=False, is_taken_over=False)
