@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import login_name
-from gameplay.models import Match, Move, Participant, RoundResult, SeatChange
+from gameplay.models import Holiday, Match, Move, Participant, RoundResult, SeatChange
 from notifications.models import Delivery, Preference, PushSubscription
 from ratings.models import Rating, RatingChange
 from social.models import Block, FriendRequest, Friendship, Notice
@@ -82,6 +82,7 @@ def _match(match: Match, user: User) -> dict[str, Any]:
         "practice": match.practice,
         "table": match.table_id,
         "private_table": match.table.is_private,
+        "own_pace_hours_a_move": match.table.pace_hours or None,
         "started_at": _time(match.started_at),
         "finished_at": _time(match.finished_at),
         "your_seats": sorted({p.seat for p in participants if p.user_id == user.pk}),
@@ -159,6 +160,15 @@ def _ratings(user: User) -> dict[str, list[dict[str, Any]]]:
             }
             for c in RatingChange.objects.filter(user=user).order_by("at", "pk")
         ],
+    }
+
+
+def _holidays(user: User) -> dict[str, list[dict[str, Any]]]:
+    return {
+        "holidays": [
+            {"from": _time(holiday.starts_at), "until": _time(holiday.ends_at)}
+            for holiday in Holiday.objects.filter(user=user).order_by("starts_at")
+        ]
     }
 
 
@@ -309,6 +319,7 @@ def person_data(user: User) -> dict[str, Any]:
         **_logins(user),
         "matches": list(_matches(user)),
         **_ratings(user),
+        **_holidays(user),
         **_tournaments(user),
         **_social(user),
         **_notifications(user),

@@ -177,6 +177,7 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
     with transaction.atomic(durable=True):
         name = user.username
         gameplay_services.participations_forget(user_id=user.pk)
+        gameplay_services.holidays_forget(user_id=user.pk)
         social_services.person_forget(user_id=user.pk)
         tournament_services.person_forget(user_id=user.pk)
         notification_services.person_forget(user_id=user.pk)

@@ -1,5 +1,5 @@
 """Each row has one writer (DESIGN.md): Table and Seat rows are written in ``tables/services.py`` only;
-Match, Move, RoundResult, Participant and SeatChange rows in the ``gameplay/services/`` package only;
+Match, Move, RoundResult, Participant, SeatChange and Holiday rows in the ``gameplay/services/`` package only;
 ratings in ``ratings/services.py``; pool entries, friends, blocks and notices in the
 ``social/services/`` package; the chat's messages, reports, ignores, suspensions, moderation records and
 word list in ``chat/services.py``; tournaments, their entries, tables, scores, trophies, calendar and
@@ -49,6 +49,7 @@ MODELS = {
     "RoundResult": "gameplay/services/",
     "Participant": "gameplay/services/",
     "SeatChange": "gameplay/services/",
+    "Holiday": "gameplay/services/",
     "Rating": "ratings/services.py",
     "RatedMatch": "ratings/services.py",
     "RatingChange": "ratings/services.py",

@@ -44,6 +44,7 @@ from .pace import (
     holiday_end,
     holiday_now,
     holiday_start,
+    holidays_forget,
     pace_seen,
     pace_stand_in,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "holiday_end",
     "holiday_now",
     "holiday_start",
+    "holidays_forget",
     "match_abandon_if_deserted",
     "match_start",
     "options_validate",

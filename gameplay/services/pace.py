@@ -205,3 +205,9 @@ def pace_seen(*, table_id: int, user_id: int, moves: int | None = None) -> int |
         participant.seen_moves = upto
         participant.save(update_fields=["seen_moves"])
     return seen
+
+
+def holidays_forget(*, user_id: int) -> int:
+    """A closed account's holidays go with it (who was away when is theirs alone). Inside the caller's
+    transaction; how many."""
+    return Holiday.objects.filter(user_id=user_id).delete()[0]

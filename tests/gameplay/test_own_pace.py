@@ -10,7 +10,9 @@ from django.utils import timezone
 from bots.services import bot_turn
 from gameplay import services, signals
 from gameplay.frames import ActionRefused
-from gameplay.models import Match, Move, Participant, SeatChange
+from gameplay.models import Holiday, Match, Move, Participant, SeatChange
+from privacy import services as privacy_services
+from privacy.export import person_data
 from tables import services as table_services
 from tables.models import Pace, Seat
 from tables.services import TableError
@@ -211,3 +213,15 @@ def test_a_person_may_sit_at_a_stated_number_of_own_pace_tables(settings):
         table_services.seat_take(table_id=tables[0].pk, user=guest)
     table_services.seat_leave(table_id=other.pk, user=guest)
     table_services.seat_take(table_id=tables[0].pk, user=guest)
+
+
+def test_a_persons_holidays_are_in_their_data_download_and_go_with_their_account():
+    person = make_user("wanderer")
+    holiday = services.holiday_start(user=person, days=2)
+    assert services.holiday_end(user=person)
+    holiday.refresh_from_db()
+    assert person_data(person)["holidays"] == [
+        {"from": holiday.starts_at.isoformat(), "until": holiday.ends_at.isoformat()}
+    ]
+    assert privacy_services.account_erase(user=person)
+    assert not Holiday.objects.filter(user_id=person.pk).exists()
