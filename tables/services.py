@@ -23,10 +23,12 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+from accounts.locks import hold_for_person
 
 from . import events
 from .models import BotLevel, Casual, Pace, Seat, Table, TurnClock
@@ -154,12 +156,8 @@ def _people_starting(table: Table) -> None:
     of the same two people starting at once (each joined by a different one of them) then count each
     other's start against ``RATED_PAIR_DAILY``. Advisory locks, not the people's rows: a joiner already
     holds their own row (``_seat_take``), and taking the others' rows would deadlock two such starts."""
-    if connection.vendor != "postgresql":
-        return  # one writer at a time
-    people = sorted(table.seats.filter(user__isnull=False).values_list("user_id", flat=True))
-    with connection.cursor() as cursor:
-        for user_id in people:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [RATED_START_LOCKS, user_id])
+    for user_id in sorted(table.seats.filter(user__isnull=False).values_list("user_id", flat=True)):
+        hold_for_person(RATED_START_LOCKS, user_id)
 
 
 def table_start_if_full(table: Table) -> bool:

@@ -11,12 +11,13 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.locks import hold_for_person
 from tables import services as table_services
 from tables.models import Seat
 
@@ -108,13 +109,6 @@ def holiday_days_left(user_id: int, now: datetime | None = None) -> int:
     return max(0, settings.OWN_PACE_HOLIDAY_DAYS_A_YEAR - used)
 
 
-def _hold_person(user_id: int) -> None:
-    """One holiday change of a person's at a time (two tabs, a double tap), until the transaction ends."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [HOLIDAY_LOCKS, user_id])
-
-
 def _shift_clocks(user_id: int, by: timedelta) -> int:
     """Move on by ``by`` (back, if negative) the deadline of every move at own pace waiting for the person
     now; each match locked in the site's order and told, as any change of the table is. How many."""
@@ -141,7 +135,7 @@ def holiday_start(*, user, days: int) -> Holiday:
     """A holiday of ``days`` days from now: the clocks of every match at own pace waiting for the person
     stop (their deadlines move on by its length), and a turn that comes to them during it gets its time
     once it ends. Refused while one runs, or beyond the year's days left."""
-    _hold_person(user.pk)
+    hold_for_person(HOLIDAY_LOCKS, user.pk)
     if holiday_now(user.pk) is not None:
         raise PaceError(_("You are on holiday already."))
     left = holiday_days_left(user.pk)
@@ -164,7 +158,7 @@ def holiday_start(*, user, days: int) -> Holiday:
 def holiday_end(*, user) -> bool:
     """The person is back early: their holiday ends now and their clocks run again, each deadline moved
     back by the part of the holiday not taken. False when they are on none."""
-    _hold_person(user.pk)
+    hold_for_person(HOLIDAY_LOCKS, user.pk)
     holiday = holiday_now(user.pk)
     if holiday is None:
         return False

@@ -12,6 +12,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts import limits
+from accounts.locks import hold_for_person
 from accounts.models import User
 from gameplay.models import Match
 
@@ -20,6 +21,9 @@ from ..models import Delivery, Kind, PushSubscription, Way, preference_of
 from .shared import language_of, next_email, retry_after
 
 logger = logging.getLogger(__name__)
+
+EMAIL_LOCKS = 5252
+"""The first key of the lock a person's email sending takes (``accounts.locks``; the second is their id)."""
 
 
 def deliveries_due(*, now: datetime | None = None) -> tuple[list[int], list[tuple[int, str]]]:
@@ -77,10 +81,11 @@ def push_deliver(*, delivery_id: int) -> bool:
 def email_deliver(*, user_id: int, kind: str) -> int:
     """Send the person's due emails of ``kind`` as one message (a digest when there are several); how
     many entries it held. Only to a confirmed address; a turn already played is left out. The person's
-    row is locked first, so two sendings at once for them (two turns decided together) make one email,
-    and one within the period of the last waits for its end."""
+    email lock is taken first, so two sendings at once for them (two turns decided together) make one
+    email, and one within the period of the last waits for its end."""
     with transaction.atomic():
-        user = User.objects.select_for_update(no_key=True).filter(pk=user_id).first()
+        hold_for_person(EMAIL_LOCKS, user_id)
+        user = User.objects.filter(pk=user_id).first()
         now = timezone.now()
         rows = list(
             Delivery.objects.select_for_update()
