@@ -4,7 +4,7 @@ of a tournament starting, through the whole real path.
 ``manage.py notifybench --people 1000`` (on a database of its own, with Redis) makes that many people,
 each with a confirmed address and one browser subscribed, and starts beside them a push service of its
 own (an HTTP server that takes each push, as a browser's push service would) and an SMTP server
-(aiosmtpd), and a Celery worker in this process (threads, four at once, as the production worker runs).
+(aiosmtpd), and a Celery worker in a process of its own (threads, four at once, as production's).
 Then it keeps one site notice for each person, as a tournament starting does: each one's receiver asks
 the worker to decide, the worker puts a push and an email in the outbox and sends them. It prints the
 time until the last push and the last email arrived, the rate, and each notice's wait from its commit to
@@ -12,23 +12,28 @@ its push's and its email's arrival (median, 95th percentile, most).
 """
 
 import logging
+import os
 import socket
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import quote
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError, CommandParser
-from django.db import transaction
-from django.test.utils import override_settings
+from django.db import connection, transaction
 from django.utils import timezone
 
 from bench.guard import WritingBenchmark, bench_username
+from config.celery import app
 from notifications.management.commands.vapidkeys import _base64url, new_pair
 from notifications.models import Delivery, Kind, Preference, PushSubscription, Way
 from social.models import Notice
@@ -63,12 +68,11 @@ class Command(WritingBenchmark):
         if settings.EMBEDDED:
             raise CommandError("notifybench needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL).")
         count = options["people"]
-        for chatty in ("mail.log", "celery"):  # a line per message and per task would bury the numbers
-            logging.getLogger(chatty).setLevel(logging.WARNING)
+        logging.getLogger("mail.log").setLevel(logging.WARNING)  # a line per message would bury the numbers
         arrivals = Arrivals()
         with _push_service(arrivals) as push_url, _smtp_server(arrivals) as smtp_port:
             people = _people(count, push_url)
-            with _configured(smtp_port), _worker():
+            with _worker(smtp_port):
                 committed = _tell(people)
                 started = min(committed.values())
                 _wait(arrivals, count, options["timeout"])
@@ -148,18 +152,6 @@ def _smtp_server(arrivals: Arrivals) -> Iterator[int]:
         controller.stop()
 
 
-def _configured(smtp_port: int) -> override_settings:
-    """Mail through our SMTP server; a VAPID pair of the benchmark's own when the site has none."""
-    smtp = {
-        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-        "OPTIONS": {"host": "127.0.0.1", "port": smtp_port, "use_tls": False, "timeout": 20},
-    }
-    keys = {}
-    if not (settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY):
-        keys["VAPID_PUBLIC_KEY"], keys["VAPID_PRIVATE_KEY"] = new_pair()
-    return override_settings(MAILERS={**settings.MAILERS, "default": smtp}, **keys)
-
-
 def _people(count: int, push_url: str) -> list:
     """``count`` people in order (the n-th's push goes to /n, their address is bench-notify<n>@...), each
     with a confirmed address, a browser subscribed and push and email on for a tournament starting; their
@@ -211,35 +203,56 @@ def _tell(people: list) -> dict[int, float]:
 
 
 @contextmanager
-def _worker() -> Iterator[None]:
-    """A Celery worker in this process (so it mails through our SMTP server): threads, as production's."""
-    from celery.worker import WorkController
+def _worker(smtp_port: int) -> Iterator[None]:
+    """A Celery worker as production runs it (threads, four at once), in a process of its own on this
+    benchmark's database, broker and queue, mailing through our SMTP server; with the site's VAPID pair,
+    or one of the benchmark's own when the site has none. Stopped, by its process id, at the end."""
+    public, private = settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY
+    if not (public and private):
+        public, private = new_pair()
+    env = {
+        **os.environ,
+        "MAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": str(smtp_port),
+        "SMTP_TLS": "0",
+        "VAPID_PUBLIC_KEY": public,
+        "VAPID_PRIVATE_KEY": private,
+        "CELERY_QUEUE": app.conf.task_default_queue,
+        "DATABASE_URL": _database_url(),
+    }
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "threads"]
+    command += ["--concurrency", str(WORKER_THREADS), "-Q", app.conf.task_default_queue, "-l", "INFO"]
+    with tempfile.TemporaryFile("w+") as log:
+        worker = subprocess.Popen(
+            command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while " ready." not in _read(log):
+                if worker.poll() is not None or time.monotonic() > deadline:
+                    raise CommandError(f"The benchmark's worker did not start:\n{_read(log)[-2000:]}")
+                time.sleep(0.2)
+            yield
+        finally:
+            worker.terminate()
+            try:
+                worker.wait(30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
 
-    from config.celery import app
-    from config.embedded_worker import stop_embedded_worker
 
-    ready = threading.Event()
+def _database_url() -> str:
+    """The database this process uses, as a URL (a test's own database under pytest)."""
+    db = connection.settings_dict
+    login = quote(db["USER"]) + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
+    return f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
-    def run() -> None:
-        WorkController(
-            app=app,
-            pool="threads",
-            concurrency=WORKER_THREADS,
-            hostname="notifybench@localhost",
-            without_heartbeat=True,
-            without_mingle=True,
-            without_gossip=True,
-            ready_callback=lambda *args: ready.set(),
-        ).start()
 
-    thread = threading.Thread(target=run, name="notifybench-worker", daemon=True)
-    thread.start()
-    if not ready.wait(timeout=30):
-        raise CommandError("The benchmark's worker did not start within 30 seconds.")
-    try:
-        yield
-    finally:
-        stop_embedded_worker(thread)
+def _read(log) -> str:
+    log.seek(0)
+    return log.read()
 
 
 def _wait(arrivals: Arrivals, count: int, timeout: float) -> None:
