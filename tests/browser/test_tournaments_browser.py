@@ -265,7 +265,8 @@ def test_three_people_play_a_short_arena_on_their_phones(browser: Browser, live_
             expect(rank.first).to_have_text(str(trophy.place))
         assert_standing(player, everyone, caption="final")
         player.shot("podium")
-        page.get_by_test_id("tournament-standing").scroll_into_view_if_needed()
+        # Found and scrolled in one step: a standing pushed meanwhile replaces the element under a locator.
+        page.evaluate("document.querySelector('[data-testid=tournament-standing]').scrollIntoView()")
         player.shot("final-standing", full_page=True)
         assert_fits(page)
 
