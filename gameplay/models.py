@@ -11,6 +11,17 @@ from tables.models import BotLevel
 from .games.screen import bot_name
 
 
+class MatchQuerySet(models.QuerySet):
+    def waiting_at_own_pace_for(self, user_id: int) -> "MatchQuerySet":
+        """The matches at their own pace whose move waits for this person now (their seat is to act)."""
+        return self.filter(
+            status=Match.Status.PLAYING,
+            due=Match.Due.PACE,
+            table__seats__user_id=user_id,
+            table__seats__position=models.F("to_act"),
+        )
+
+
 class Match(models.Model):
     """One match at a table. Its state snapshot and move log are everything needed to go on
     after a server restart; ``version`` bumps with every change so stale work can be refused."""
@@ -90,6 +101,8 @@ class Match(models.Model):
         editable=False,
         help_text=_("Identifies a saved practice match, so saving it twice keeps one."),
     )
+
+    objects = MatchQuerySet.as_manager()
 
     class Meta:
         ordering = ["-started_at"]

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from functools import cached_property
 from types import MappingProxyType
 
-from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -265,19 +265,9 @@ class PaceTable:
     to_act_name: str = ""
 
 
-def pace_turns_waiting(user_id: int) -> QuerySet[Match]:
-    """The matches at their own pace waiting for the person's move now."""
-    return Match.objects.filter(
-        status=Match.Status.PLAYING,
-        due=Match.Due.PACE,
-        table__seats__user_id=user_id,
-        table__seats__position=F("to_act"),
-    )
-
-
 def pace_turns_count(user_id: int) -> int:
     """How many matches at their own pace wait for the person's move (the top bar's count): one COUNT."""
-    return pace_turns_waiting(user_id).count()
+    return Match.objects.waiting_at_own_pace_for(user_id).count()
 
 
 def pace_tables(user) -> list[PaceTable]:

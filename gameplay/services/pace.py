@@ -12,7 +12,6 @@ from functools import partial
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -112,12 +111,7 @@ def holiday_days_left(user_id: int, now: datetime | None = None) -> int:
 def _shift_clocks(user_id: int, by: timedelta) -> int:
     """Move on by ``by`` (back, if negative) the deadline of every move at own pace waiting for the person
     now; each match locked in the site's order and told, as any change of the table is. How many."""
-    waiting = Match.objects.filter(
-        status=Match.Status.PLAYING,
-        due=Match.Due.PACE,
-        table__seats__user_id=user_id,
-        table__seats__position=F("to_act"),
-    ).values_list("pk", flat=True)
+    waiting = Match.objects.waiting_at_own_pace_for(user_id).values_list("pk", flat=True)
     shifted = 0
     for match_id in list(waiting):
         try:
