@@ -31,7 +31,7 @@ from gameplay.engine.americana import fit_mask as fits
 from gameplay.engine.cards import SEVEN, SUIT_INDEX, SUITS, card
 from gameplay.engine.core import Action
 
-from .search import Cost, best_action
+from .search import Cost, Search, best_action
 
 # Calibrated with the arena on a 2-core server (budget against measured decision times).
 COST = Cost(sample=20e-6, playout=10e-6, decision=1.5e-6)
@@ -376,13 +376,13 @@ MATCH_WON = 100
 """What ending the match in the lead is worth beside a round's points (and ending it behind costs)."""
 
 
-def standing(totals: list[int], me: int, target: int) -> float:
+def standing(totals: list[int], me: int, target: int, match_won: int = MATCH_WON) -> float:
     """How good the match totals are for ``me``: the lead over the best of the others (the lowest
     total wins, so charging a player far behind helps only by ending the match), and, once a total
-    reaches the target, the match won or lost on top."""
+    reaches the target, ``match_won`` for the match won or lost on top."""
     lead = min(total for seat, total in enumerate(totals) if seat != me) - totals[me]
-    if max(totals) >= target:
-        return lead + (MATCH_WON if lead > 0 else -MATCH_WON if lead < 0 else 0)
+    if match_won and max(totals) >= target:
+        return lead + (match_won if lead > 0 else -match_won if lead < 0 else 0)
     return lead
 
 
@@ -397,17 +397,23 @@ def seats_model(me: int, options: Options) -> list[Chooser]:
     return model
 
 
-def hard(
-    view: dict, legal: list[dict], rng: random.Random, history: list[dict] | None, budget: float
-) -> dict:
-    """Playouts to the round's end on sampled deals, played as ``seats_model`` says; the best mean
-    ``standing`` of the match totals after the round."""
+def search(
+    view: dict,
+    legal: list[dict],
+    rng: random.Random,
+    history: list[dict] | None,
+    *,
+    match_won: int = MATCH_WON,
+) -> Search:
+    """What the hard player and a review judge actions by: positions sampled from what the seat knows,
+    each action played out to the round's end as ``seats_model`` says and scored by ``standing`` of the
+    match totals then (``match_won`` on top for a match decided). ``legal`` comes back with the normal
+    player's pick first, so it wins ties."""
     me = view["seat"]
     knowledge = None if history is None else Knowledge.from_history(view, history)
     sample = Sampler(view, knowledge)
     model = seats_model(me, sample.options)
     target, before = sample.options.target, view["totals"]
-    # The normal player's pick goes first, so it wins ties.
     favourite = normal(view, legal, rng)
     ordered = [favourite, *(a for a in legal if a is not favourite)]
     actions = [GAME.action_from_json(a) for a in ordered]
@@ -417,6 +423,14 @@ def hard(
         GAME.apply(state, actions[index])
         decisions = GAME.playout(state, rng, model)
         totals = [total + charge for total, charge in zip(before, state.charges, strict=True)]
-        return standing(totals, me, target), decisions
+        return standing(totals, me, target, match_won), decisions
 
-    return ordered[best_action(len(ordered), sample, evaluate, rng, budget=budget, cost=COST)]
+    return Search(ordered, sample, evaluate, COST)
+
+
+def hard(
+    view: dict, legal: list[dict], rng: random.Random, history: list[dict] | None, budget: float
+) -> dict:
+    """The action of the best mean ``standing`` after the round, by ``search``'s playouts."""
+    found = search(view, legal, rng, history)
+    return found.actions[best_action(found, rng, budget=budget)]

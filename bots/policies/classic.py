@@ -10,7 +10,7 @@ from typing import Any
 from gameplay.engine import get_game
 from gameplay.engine.cards import ACE, RANKS, SEVEN, TEN, card, code
 
-from .search import Cost, best_action
+from .search import Cost, Search, best_action
 
 GAME = get_game("classic")
 
@@ -196,10 +196,10 @@ class Sampler:
         return GAME.state_from_json(state)
 
 
-def hard(
-    view: dict, legal: list[dict], rng: random.Random, history: list[dict] | None, budget: float
-) -> dict:
-    """Playouts to the deal's end on sampled deals; the best mean of (my side's points - the others')."""
+def search(view: dict, legal: list[dict], rng: random.Random, history: list[dict] | None) -> Search:
+    """What the hard player and a review judge actions by: deals sampled from what the seat knows, each
+    action played out to the deal's end at random and scored by my side's tens and aces less the
+    others' mean. ``legal`` comes back with the normal player's pick first, so it wins ties."""
     mine = _side(view, view["seat"])
     sides = len(view["teams"])
     won = None if history is None else _taken(view, history)
@@ -219,4 +219,12 @@ def hard(
         decisions = GAME.playout(state, rng, "random")
         return score(state), decisions
 
-    return ordered[best_action(len(ordered), sampler, evaluate, rng, budget=budget, cost=COST)]
+    return Search(ordered, sampler, evaluate, COST)
+
+
+def hard(
+    view: dict, legal: list[dict], rng: random.Random, history: list[dict] | None, budget: float
+) -> dict:
+    """The action of the best mean score at the deal's end, by ``search``'s playouts."""
+    found = search(view, legal, rng, history)
+    return found.actions[best_action(found, rng, budget=budget)]

@@ -24,22 +24,26 @@ class Cost(NamedTuple):
     decision: float  # each decision the playout makes
 
 
-def best_action(
-    count: int,
-    sample: Callable[[random.Random], Any],
-    evaluate: Callable[[Any, int, random.Random], tuple[float, int]],
-    rng: random.Random,
-    *,
-    budget: float,
-    cost: Cost,
-) -> int:
-    """Index of the action (of ``count``) with the best mean playout score.
+class Search(NamedTuple):
+    """One decision's search, as a game's ``search`` sets it up: the actions (the caller's legal ones,
+    reordered so the preferred comes first), ``sample`` (a full position consistent with what the
+    seat knows) and ``evaluate(position, index, rng)``: (score of playing action ``index`` on a copy
+    of it to the end of the round or deal, decisions made)."""
 
-    ``evaluate(position, index, rng)`` returns (score, decisions made). Each of the
-    ceil(log2(count)) phases gets an equal share of the budget; in a phase every surviving
-    action is played out once per sampled position, then the better half survives. Ties go
-    to the lower index, so the caller's order breaks them.
+    actions: list[dict]
+    sample: Callable[[random.Random], Any]
+    evaluate: Callable[[Any, int, random.Random], tuple[float, int]]
+    cost: Cost
+
+
+def best_action(found: Search, rng: random.Random, *, budget: float) -> int:
+    """Index of the action (of ``found.actions``) with the best mean playout score.
+
+    Each of the ceil(log2(count)) phases gets an equal share of the budget; in a phase every surviving
+    action is played out once per sampled position, then the better half survives. Ties go to the
+    lower index, so the caller's order breaks them.
     """
+    count, cost = len(found.actions), found.cost
     totals = [0.0] * count
     plays = [0] * count
     alive = list(range(count))
@@ -47,13 +51,27 @@ def best_action(
     while len(alive) > 1:
         spent = 0.0
         while spent < share:
-            position = sample(rng)
+            position = found.sample(rng)
             spent += cost.sample
             for index in alive:
-                score, decisions = evaluate(position, index, rng)
+                score, decisions = found.evaluate(position, index, rng)
                 totals[index] += score
                 plays[index] += 1
                 spent += cost.playout + decisions * cost.decision
         alive.sort(key=lambda i: (-totals[i] / plays[i], i))
         alive = alive[: math.ceil(len(alive) / 2)]
     return alive[0]
+
+
+def mean_scores(found: Search, rng: random.Random, *, positions: int) -> list[float]:
+    """Every action's mean playout score over the same ``positions`` sampled positions, each action
+    played out from a position with the same random source (common random numbers): the differences
+    between actions, which a review reports, then vary far less than the scores themselves."""
+    totals = [0.0] * len(found.actions)
+    for _ in range(positions):
+        position = found.sample(rng)
+        seed = rng.getrandbits(64)
+        for index in range(len(found.actions)):
+            score, _decisions = found.evaluate(position, index, random.Random(seed))
+            totals[index] += score
+    return [total / positions for total in totals]
