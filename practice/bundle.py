@@ -44,6 +44,7 @@ OWN_FILES = (
     "bots/__init__.py",
     "bots/policies/*.py",
     "bots/turn.py",
+    "bots/review.py",
     "practice/__init__.py",
     "practice/offline.py",
     "templates/gameplay/*.html",
