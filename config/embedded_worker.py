@@ -5,7 +5,8 @@ worker must live in the server process itself. It is a real Celery worker (solo
 pool: tasks run one at a time, countdowns honoured), so the task code is exactly
 the one that runs on separate workers in production. Beside it, Celery beat runs in a
 thread too (its schedule kept in memory), sending the periodic sweep as ``celery beat``
-does in production.
+does in production. It takes the reviews' queue too: in this one-process mode a review being judged
+holds the bot turns back for its seconds, which production's own ``reviewer`` process avoids.
 """
 
 import logging
@@ -14,6 +15,7 @@ import threading
 from celery.beat import EmbeddedService
 from celery.platforms import EX_OK
 from celery.worker import WorkController, state
+from django.conf import settings
 
 from .celery import app
 
@@ -34,6 +36,7 @@ def start_embedded_worker() -> threading.Thread:
             pool="solo",
             concurrency=1,
             hostname="embedded@localhost",
+            queues=[settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_REVIEW_QUEUE],
             without_heartbeat=True,
             without_mingle=True,
             without_gossip=True,

@@ -15,6 +15,7 @@ urlpatterns = [
     path("tables/", include("tables.urls")),
     path("tables/", include("gameplay.urls")),
     path("", include("history.urls")),
+    path("", include("reviews.urls")),
     path("", include("ratings.urls")),
     path("", include("social.urls")),
     path("practice/", include("practice.urls")),

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 from accounts.limits import spend
 from gameplay.models import Match
 from ratings import selectors as rating_selectors
+from reviews import selectors as review_selectors
 from tables.models import Game
 
 from . import selectors
@@ -86,6 +87,7 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         "replayable": selectors.replayable(match),
         "rating": rating_selectors.match_rating(match),
         **_match_chat(request, match),
+        **(review_selectors.panel_context(match, request.user) if seat is not None else {}),
     }
     return render(request, "history/match.html", context)
 
@@ -123,11 +125,13 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         step = selectors.replay_step(match, index)
     except selectors.ReplayUnavailable:
         return render(request, "history/replay_unavailable.html", {"match": match}, status=409)
+    marks = review_selectors.marks_by_move(review_selectors.own_review(match, request.user))
+    shown = {"match": match, "step": step, "mark": marks.get(step.made) if step.kind == "move" else None}
     # Going back through history asks for the whole page again, not the step alone.
     alone = request.htmx and not request.htmx.history_restore_request
     if alone:
-        return render(request, "history/replay.html#step", {"match": match, "step": step})
-    context = {"match": match, "step": step, "rating": rating_selectors.match_rating(match)}
+        return render(request, "history/replay.html#step", shown)
+    context = shown | {"rating": rating_selectors.match_rating(match)}
     return render(request, "history/replay.html", context | _match_chat(request, match))
 
 

@@ -20,6 +20,7 @@ from accounts.services import login_name
 from gameplay.models import Holiday, Match, Move, Participant, RoundResult, SeatChange
 from notifications.models import Delivery, Preference, PushSubscription
 from ratings.models import Rating, RatingChange
+from reviews.models import Review
 from social.models import Block, FriendRequest, Friendship, Notice
 from tournaments.models import Entry, Trophy
 
@@ -172,6 +173,22 @@ def _holidays(user: User) -> dict[str, list[dict[str, Any]]]:
     }
 
 
+def _reviews(user: User) -> dict[str, list[dict[str, Any]]]:
+    return {
+        "reviews": [
+            {
+                "match": review.match_id,
+                "seat": review.seat,
+                "status": review.status,
+                "requested_at": _time(review.created_at),
+                "accuracy": review.accuracy,
+                "decisions": review.decisions,
+            }
+            for review in Review.objects.filter(user=user).order_by("created_at", "pk")
+        ]
+    }
+
+
 def _tournaments(user: User) -> dict[str, list[dict[str, Any]]]:
     return {
         "tournaments": [
@@ -320,6 +337,7 @@ def person_data(user: User) -> dict[str, Any]:
         "matches": list(_matches(user)),
         **_ratings(user),
         **_holidays(user),
+        **_reviews(user),
         **_tournaments(user),
         **_social(user),
         **_notifications(user),

@@ -25,6 +25,7 @@ from accounts import services as account_services
 from accounts.models import User
 from gameplay import services as gameplay_services
 from notifications import services as notification_services
+from reviews import services as review_services
 from social import services as social_services
 from tournaments import services as tournament_services
 
@@ -181,6 +182,7 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
         social_services.person_forget(user_id=user.pk)
         tournament_services.person_forget(user_id=user.pk)
         notification_services.person_forget(user_id=user.pk)
+        review_services.person_forget(user_id=user.pk)
         chat_traces = _chat_forget(user_id=user.pk)
         DataExport.objects.filter(user=user).delete()
         erased = account_services.user_erase(user=user)

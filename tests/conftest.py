@@ -46,6 +46,8 @@ def pytest_configure(config) -> None:
     from config.celery import app
 
     app.conf.task_default_queue = TEST_QUEUE
+    settings.CELERY_REVIEW_QUEUE = f"{TEST_QUEUE}-reviews"  # as the settings name it from CELERY_QUEUE
+    app.conf.task_routes = {"reviews.tasks.run": {"queue": settings.CELERY_REVIEW_QUEUE}}
     TransactionTestCase._fixture_teardown = empty_the_tables
 
 
@@ -363,6 +365,7 @@ def site_env(**overrides: str) -> dict[str, str]:
         # accounts from this one address (both checks have tests of their own).
         "REGISTRATION_MIN_FORM_SECONDS": "0",
         "REGISTRATIONS_PER_ADDRESS_PER_HOUR": "1000",
+        "REVIEW_POSITIONS": "24",  # a review judged as the site does, with fewer playouts
         **overrides,
     }
 
@@ -382,9 +385,11 @@ def start_daphne(port: int, env: dict[str, str], log, **popen) -> subprocess.Pop
 def start_celery_worker(
     env: dict[str, str], log, *, beat_schedule: Path | None = None, level: str = "WARNING", **popen
 ) -> subprocess.Popen:
-    """A Celery worker consuming the queue named in ``env``; with ``beat_schedule``, running beat too."""
+    """A Celery worker consuming the queue named in ``env`` and its reviews' queue (a small site's one
+    worker taking both); with ``beat_schedule``, running beat too."""
     beat = ["-B", "--schedule", str(beat_schedule)] if beat_schedule else []
-    options = ["--pool", "solo", "-Q", env["CELERY_QUEUE"], "-l", level]
+    queues = f"{env['CELERY_QUEUE']},{env['CELERY_QUEUE']}-reviews"
+    options = ["--pool", "solo", "-Q", queues, "-l", level]
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", *beat, *options],
         cwd=ROOT,

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "tournaments",
     "notifications",
     "bots",
+    "reviews",
     "history",
     "practice",
     "privacy",
@@ -156,6 +157,16 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "septica")
+CELERY_REVIEW_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-reviews"
+"""Reviews are judged on a queue of their own, taken by the ``reviewer`` process (one review at a time,
+on a core of its own): a review's seconds of work never wait in front of a bot's turn or a turn clock."""
+CELERY_TASK_ROUTES = {"reviews.tasks.run": {"queue": CELERY_REVIEW_QUEUE}}
+REVIEW_POSITIONS = int(os.environ["REVIEW_POSITIONS"]) if os.environ.get("REVIEW_POSITIONS") else None
+"""Sampled positions a review plays every action of a decision out on; unset, each game's own
+(``bots.review.POSITIONS``, chosen for stable marks). Fewer make reviews cheaper and their marks noisier."""
+REVIEW_LEASE_SECONDS = float(os.environ.get("REVIEW_LEASE_SECONDS", "60"))
+"""A review being judged writes its progress at least every second; one silent for this long lost its
+worker, and beat queues it again (``reviews.services.resume_stalled``)."""
 
 GONE_GRACE_SECONDS = float(os.environ.get("GONE_GRACE_SECONDS", "30"))
 """A player whose every connection has been gone this long on their turn is stood in for by a bot."""
@@ -305,6 +316,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.tasks.send_due",
         "schedule": NOTIFY_SWEEP_SECONDS,
         "options": {"expires": NOTIFY_SWEEP_SECONDS},
+    },
+    "reviews-resume": {
+        "task": "reviews.tasks.resume_stalled",
+        "schedule": 60.0,
+        "options": {"expires": 60},
     },
     "retention": {
         "task": "privacy.tasks.retention",

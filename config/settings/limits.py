@@ -72,6 +72,11 @@ PUSH_DEVICES = Area(
     "Turning notifications on or off for a device on the settings page; the subscription a browser sends "
     "is checked before it is kept (`notifications.services.subscriptions`).",
 )
+REVIEWS = Area(
+    "Reviews",
+    "A review keeps a worker core busy for seconds, so it is asked for from a daily budget, spent before it "
+    "is queued; a review asked for again (a second tab, a double click) is the same one and costs nothing.",
+)
 PRACTICE = Area(
     "Practice uploads",
     "A long match counts as several uploads (the longest allowed as the whole burst), and one refused "
@@ -366,6 +371,24 @@ LIMITS = [
         "The largest subscription a browser may send (a real one is about 400 bytes).",
         PUSH_DEVICES,
         fixed=True,
+    ),
+    Limit(
+        "REVIEWS_PER_DAY",
+        10,
+        "Reviews of their own matches a person may ask for in a day.",
+        REVIEWS,
+    ),
+    Limit(
+        "REVIEWS_PER_ADDRESS_PER_DAY",
+        20,
+        "Reviews asked for from one browser address in a day, whatever its accounts.",
+        REVIEWS,
+    ),
+    Limit(
+        "REVIEWS_MODERATION_PER_DAY",
+        100,
+        "Fair-play reviews of other people's seats one moderator may ask for in a day.",
+        REVIEWS,
     ),
 ]
 

@@ -13,6 +13,7 @@ from gameplay.models import Match, Participant
 from gameplay.selectors import participant_names
 from ratings import selectors as rating_selectors
 from ratings.models import RatingChange
+from reviews import selectors as review_selectors
 
 from .participants import ABORTED, FINISHED, duration, outcome_label, outcome_of, took_part, with_participants
 
@@ -34,6 +35,8 @@ class MatchRow:
     duration: timedelta | None
     rating: RatingChange | None = None
     """What the match did to the player's rating, when it was rated."""
+    accuracy: float | None = None
+    """The accuracy of the player's decisions, when the match was reviewed."""
 
 
 def _among(field_path: str) -> Q:
@@ -83,6 +86,7 @@ def match_rows(matches, *, user) -> list[MatchRow]:
     """Rows for matches from ``matches_of``, as ``user`` (the player it was asked for) sees them."""
     matches = list(matches)
     changes = rating_selectors.changes_of(user=user, match_ids=[match.pk for match in matches])
+    accuracies = review_selectors.accuracies(user, [match.pk for match in matches])
     rows = []
     for match in matches:
         names = participant_names(match)
@@ -99,6 +103,7 @@ def match_rows(matches, *, user) -> list[MatchRow]:
                 scores=list(zip(sides, totals, strict=True)),
                 duration=duration(match),
                 rating=changes.get(match.pk),
+                accuracy=accuracies.get(match.pk),
             )
         )
     return rows

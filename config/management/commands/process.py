@@ -1,17 +1,18 @@
-"""``manage.py process web --port 8100`` / ``process worker`` / ``process proxy``: one of the
-``Procfile``'s processes in the foreground, for a service manager (``deploy/septica-*.service``).
+"""``manage.py process web --port 8100`` / ``process worker`` / ``process reviewer`` / ``process proxy``:
+one of the ``Procfile``'s processes in the foreground, for a service manager (``deploy/septica-*.service``).
 The ``Procfile`` stays the one place that says how each process starts, for ``manage.py prod``,
 systemd and the tests alike."""
 
 import os
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from config.management.commands.prod import NGINX
 from config.procfile import command
 
-KINDS = ("web", "worker", "proxy")
+KINDS = ("web", "worker", "reviewer", "proxy")
 
 
 class Command(BaseCommand):
@@ -48,6 +49,7 @@ class Command(BaseCommand):
             DAPHNE_HOST=host,
             RUN_DIR=run_dir,
             WORKER_LOG_LEVEL=level,
+            REVIEW_QUEUE=settings.CELERY_REVIEW_QUEUE,
             NGINX_BINARY=NGINX or "nginx",
         )
         if print_only:

@@ -1,10 +1,11 @@
 """``manage.py prod``: the production shape on this machine, in the foreground.
 
 nginx on ``--port`` in front of ``--daphnes`` Daphne processes (one per core by default), a Celery
-worker with beat, all started by honcho from the ``Procfile``, against the PostgreSQL and Redis that
-``DATABASE_URL`` and ``REDIS_URL`` name. It checks what it needs first and says what is missing; then
-it migrates, collects the static files (hashed names, pre-compressed) and writes nginx's
-configuration from ``deploy/nginx.conf.template`` into the run directory. It stays in front of honcho
+worker with beat and a reviewer (the reviews' own worker), all started by honcho from the ``Procfile``,
+against the PostgreSQL and Redis that ``DATABASE_URL`` and ``REDIS_URL`` name. It checks what it needs
+first and says what is missing; then it migrates, collects the static files (hashed names,
+pre-compressed) and writes nginx's configuration from ``deploy/nginx.conf.template`` into the run
+directory. It stays in front of honcho
 and says when the site is ready (``/health/ready`` answers 200), and why not while it waits.
 
 For more than one host: ``--upstream`` adds Daphne processes of other hosts to this nginx's upstreams,
@@ -138,7 +139,7 @@ def unready_checks(body: bytes) -> str:
 
 
 class Command(BaseCommand):
-    help = "Run nginx, Daphne processes and a Celery worker with beat: the production shape, here."
+    help = "Run nginx, Daphnes, a Celery worker with beat and a reviewer: the production shape, here."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--port", type=int, default=8000, help="Where nginx listens (default 8000).")
@@ -171,7 +172,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--no-proxy", action="store_true", help="No nginx here: another host's nginx sends to this one."
         )
-        parser.add_argument("--no-worker", action="store_true", help="No Celery worker on this host.")
+        parser.add_argument("--no-worker", action="store_true", help="No Celery worker nor reviewer here.")
         parser.add_argument(
             "--proxy-conf-only",
             action="store_true",
@@ -232,7 +233,8 @@ class Command(BaseCommand):
             self.stdout.write(f"Wrote {run / 'nginx.conf'} ({len(local + upstream)} Daphne).")
             return
         front = (local or [None])[0] if no_proxy else f"{host}:{port}"
-        counts = {"web": daphnes, "worker": 0 if no_worker else 1, "proxy": 0 if no_proxy else 1}
+        workers = 0 if no_worker else 1
+        counts = {"web": daphnes, "worker": workers, "reviewer": workers, "proxy": 0 if no_proxy else 1}
         what = ", ".join(f"{n} {kind}" for kind, n in counts.items())
         elsewhere = f", and {len(upstream)} Daphne elsewhere" if upstream else ""
         where = f"http://{front}/" if front else "the worker"
@@ -255,6 +257,7 @@ class Command(BaseCommand):
             "NGINX_BINARY": NGINX,
             "DAPHNE_HOST": daphne_host,
             "WORKER_LOG_LEVEL": os.environ.get("WORKER_LOG_LEVEL", "WARNING"),
+            "REVIEW_QUEUE": settings.CELERY_REVIEW_QUEUE,
             "PROMETHEUS_MULTIPROC_DIR": str(metrics),
         }
         processes = subprocess.Popen([*honcho, *start], env=shape_env)
