@@ -43,7 +43,7 @@ def test_a_player_asks_for_a_review_watches_it_and_reads_the_marked_replay(brows
     expect(summary).to_be_visible(timeout=90_000)
     review = Review.objects.get(match=match, seat=0)
     assert review.status == Review.Status.DONE and review.total > 0
-    expect(summary).to_contain_text(f"{review.accuracy:.0f}%")
+    expect(summary).to_contain_text(f"{int(review.accuracy + 0.5)}%")
     expect(summary.locator("svg[role=img] title")).to_have_count(1)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375, "nothing wider than the phone"
     page.screenshot(path=ARTIFACTS / "review-done-ro.png", full_page=True)
