@@ -24,6 +24,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from bots.review import FORMAT, Judged, decision_points, judge, match_accuracy
 from bots.turn import decide
 from gameplay import frames
 from gameplay.engine import IllegalAction, play_refusals
@@ -31,6 +32,7 @@ from gameplay.engine.core import Event, gettext_noop
 from gameplay.engine.replay import ReplayError, replay
 from gameplay.engine.step import Step, step
 from gameplay.games import presenter, words
+from gameplay.games.review import summarize
 from gameplay.games.screen import LOG_LENGTH, Finished, Player, bot_name
 
 PLAYER_SEAT = 0
@@ -255,6 +257,73 @@ class PracticeTable:
     def _notice(self, refusal: frames.ActionRefused) -> str:
         with translation.override(self.language):
             return frames.notice_fragment(render_to_string, refusal.explain(), sent=self.sent)
+
+
+# --- A finished match reviewed ----------------------------------------------------------------------
+
+
+class PracticeReview:
+    """The person's decisions in a finished practice match judged as ``bots.review.review`` judges them
+    (from what seat 0 knew), one at a time: the worker answers the page between two decisions, so a
+    new match plays on while an old one is reviewed, and the page shows how far it is."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        try:
+            replayed = replay(record["game"], record["options"], record["seed"], record["actions"])
+        except ReplayError as error:
+            raise ValueError(str(error)) from None
+        if not replayed.game.is_over(replayed.state):
+            raise ValueError("Only a finished match is reviewed.")
+        self.game = record["game"]
+        self.points = decision_points(
+            self.game, record["options"], record["seed"], record["actions"], seats=[PLAYER_SEAT]
+        )
+        self.judged: list[Judged] = []
+
+    @property
+    def total(self) -> int:
+        return len(self.points)
+
+    @property
+    def done(self) -> int:
+        return len(self.judged)
+
+    @property
+    def finished(self) -> bool:
+        return self.done == self.total
+
+    def next(self) -> int:
+        """Judge the next decision; returns how many are judged."""
+        self.judged.append(judge(self.game, self.points[self.done], seed=0))
+        return self.done
+
+    def result_json(self) -> str:
+        """What the device keeps of the review once finished: game, format, accuracy, decisions."""
+        return json.dumps(
+            {
+                "game": self.game,
+                "format": FORMAT,
+                "accuracy": match_accuracy(self.game, [each.loss for each in self.judged]),
+                "decisions": [each.to_json() for each in self.judged],
+            }
+        )
+
+
+def start_review(record_json: str) -> PracticeReview:
+    """The review of a finished practice match's record; ValueError when it does not replay or is not
+    over."""
+    return PracticeReview(json.loads(record_json))
+
+
+def review_html(review_json: str, language: str) -> str:
+    """A kept review (``PracticeReview.result_json``) as ``gameplay/_review.html``, with no replay to
+    link to; "" for one made by another version's method, which is made again."""
+    kept = json.loads(review_json)
+    if kept.get("format") != FORMAT:
+        return ""
+    with translation.override(language):
+        summary = summarize(kept["game"], kept["decisions"], kept["accuracy"])
+        return render_to_string("gameplay/_review.html", {"review": summary})
 
 
 # --- In the browser ---------------------------------------------------------------------------------

@@ -221,8 +221,8 @@ def plot(rows: Sequence[ReviewRow], plot_id: str = "review-plot") -> str:
             )
     best = line([each.best_value for each in rows])
     chosen = line([each.expected for each in rows])
-    parts.append(f'<polyline class="review-plot-best" points="{best}"/>')
-    parts.append(f'<polyline class="review-plot-expected" points="{chosen}"/>')
+    parts.append(f'<polyline class="review-plot-best" fill="none" points="{best}"/>')
+    parts.append(f'<polyline class="review-plot-expected" fill="none" points="{chosen}"/>')
     for index, each in enumerate(rows):
         if each.label:
             parts.append(

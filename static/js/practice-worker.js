@@ -10,6 +10,7 @@ let runtime = null;
 let table = null;
 let config = null;
 let timer = null;
+let reviewing = null;
 
 // A memory snapshot keeps the whole Python heap as it stood once the practice was imported and its
 // templates compiled; restored, it skips starting Python, the imports and the warm-up. Pyodide sizes
@@ -185,6 +186,27 @@ with zipfile.ZipFile(buffer, "w") as archive:
   return copy;
 }
 
+/** Judge the next decision of the match being reviewed, tell the page how far it is, and leave the
+ * worker free for the table's messages before the next one; once all are judged, send the review. */
+function reviewNext() {
+  if (!reviewing) return;
+  const { id, review, language } = reviewing;
+  try {
+    if (!review.finished) {
+      review.next();
+      postMessage({ type: "review-progress", id, done: review.done, total: review.total });
+      setTimeout(reviewNext);
+      return;
+    }
+    const kept = review.result_json();
+    postMessage({ type: "reviewed", id, review: kept, html: runtime.review_html(kept, language) });
+  } catch (error) {
+    postMessage({ type: "review-failed", id, error: String(error.message ?? error) });
+  }
+  review.destroy();
+  reviewing = null;
+}
+
 const handlers = {
   async boot(message) {
     const started = performance.now();
@@ -225,6 +247,26 @@ const handlers = {
   },
   stop() {
     clearTimeout(timer);
+  },
+  /** Review a finished match (its record); one review at a time, a new one replacing the last. */
+  review(message) {
+    if (reviewing?.id === message.id) return;
+    reviewing?.review.destroy();
+    reviewing = null;
+    try {
+      const review = runtime.start_review(message.record);
+      reviewing = { id: message.id, review, language: message.language };
+    } catch (error) {
+      postMessage({ type: "review-failed", id: message.id, error: String(error.message ?? error) });
+      return;
+    }
+    postMessage({ type: "review-progress", id: message.id, done: 0, total: reviewing.review.total });
+    setTimeout(reviewNext);
+  },
+  /** A review the device kept, shown in the page's language ("" when it must be made again). */
+  "show-review"(message) {
+    const html = runtime.review_html(message.review, message.language);
+    postMessage({ type: "reviewed", id: message.id, review: message.review, html });
   },
 };
 

@@ -75,8 +75,20 @@
     }
   }
 
+  /** The list kept, newest first. A device short of room drops the oldest matches' reviews first: a
+   * review can be made again from its record, a record cannot. */
   function keepPast(entries) {
-    localStorage.setItem(pastKey(), JSON.stringify(entries.slice(0, KEPT)));
+    const kept = entries.slice(0, KEPT);
+    for (;;) {
+      try {
+        localStorage.setItem(pastKey(), JSON.stringify(kept));
+        break;
+      } catch (error) {
+        const oldest = kept.findLast((entry) => entry.review);
+        if (!oldest) throw error;
+        delete oldest.review;
+      }
+    }
     showPast();
   }
 
@@ -111,12 +123,8 @@
           note.textContent = entry.kept;
           item.append(note);
         } else {
-          const open = document.createElement("button");
-          open.type = "button";
-          open.className = "button button-small";
-          open.textContent = words.open;
-          open.dataset.open = entry.id;
-          item.append(open);
+          item.append(listButton(words.open, "open", entry.id));
+          if (entry.record.finished_at) item.append(listButton(words.review, "reviewMatch", entry.id));
         }
         if (entry.saved) {
           const link = document.createElement("a");
@@ -128,6 +136,15 @@
       }),
     );
     section.hidden = entries.length === 0;
+  }
+
+  function listButton(text, what, id) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "button button-small";
+    button.textContent = text;
+    button.dataset[what] = id;
+    return button;
   }
 
   // --- Who is here ------------------------------------------------------------------------------
@@ -302,6 +319,8 @@
     holder.removeAttribute("aria-busy");
     $("practice-setup").hidden = true;
     $("practice-bar").hidden = false;
+    $("practice-review").hidden = true;
+    holder.hidden = false;
     htmx.process(holder);
     document.dispatchEvent(new CustomEvent("table:shown"));
     document.dispatchEvent(new CustomEvent("practice:shown"));
@@ -337,8 +356,10 @@
     localStorage.removeItem(frameKey());
     $("practice-table").replaceChildren();
     $("practice-table").inert = false;
+    $("practice-table").hidden = false;
     $("practice-setup").hidden = false;
     $("practice-bar").hidden = true;
+    $("practice-review").hidden = true;
   }
 
   /** The chosen game's options named as the engine names them (americana_players → players). */
@@ -416,6 +437,12 @@
       keepCompiled(message.bytes);
     } else if (message.type === "snapshot") {
       keepSnapshot(message).then(() => (root.dataset.snapshotKept = config.version));
+    } else if (message.type === "review-progress") {
+      reviewProgress(message);
+    } else if (message.type === "reviewed") {
+      reviewed(message);
+    } else if (message.type === "review-failed") {
+      if (reviewOnShow() === message.id) reviewStatus(`${words.reviewFailed} ${message.error}`);
     } else if (message.type === "decision") {
       (window.practiceDecisions ??= []).push({ level: message.level, ms: message.ms });
     } else if (message.type === "error") {
@@ -497,12 +524,88 @@
     }
   }
 
+  // --- Reviewing a finished match ------------------------------------------------------------------
+  // The worker judges the person's decisions one at a time (the table plays on between them) and
+  // sends the review's markup; the device keeps the review with the match's entry, so it is made once.
+
+  /** The id of the match whose review is on show, or "" when none is. */
+  const reviewOnShow = () => ($("practice-review").hidden ? "" : $("practice-review").dataset.id);
+
+  function reviewStatus(text) {
+    $("practice-review-status").textContent = text;
+  }
+
+  /** Show the review of the kept match ``id`` in place of the table: the kept one, or one made now. */
+  function showReview(id) {
+    const entry = past().find((candidate) => candidate.id === id);
+    if (!entry) return;
+    const panel = $("practice-review");
+    panel.dataset.id = id;
+    panel.hidden = false;
+    $("practice-table").hidden = true;
+    $("practice-setup").hidden = true;
+    $("practice-bar").hidden = true;
+    $("practice-review-body").replaceChildren();
+    $("practice-review-progress").hidden = false;
+    reviewStatus("");
+    if (entry.review) {
+      worker.postMessage({ type: "show-review", id, review: JSON.stringify(entry.review), language });
+    } else {
+      worker.postMessage({ type: "review", id, record: JSON.stringify(entry.record), language });
+    }
+    panel.scrollIntoView({ block: "start" });
+    panel.querySelector('[data-practice="close-review"]').focus({ preventScroll: true });
+  }
+
+  function closeReview() {
+    $("practice-review").hidden = true;
+    if ($("practice-table").childElementCount) {
+      $("practice-table").hidden = false;
+      $("practice-bar").hidden = false;
+    } else {
+      $("practice-setup").hidden = false;
+    }
+  }
+
+  function reviewProgress(message) {
+    if (reviewOnShow() !== message.id) return;
+    const progress = $("practice-review-progress").querySelector("progress");
+    progress.max = Math.max(1, message.total);
+    progress.value = message.done;
+    reviewStatus(words.reviewing.replace("%(done)s", message.done).replace("%(total)s", message.total));
+  }
+
+  function reviewed(message) {
+    const entries = past();
+    const entry = entries.find((candidate) => candidate.id === message.id);
+    if (!message.html) {
+      // Kept from another version's way of judging: made again.
+      if (entry) delete entry.review;
+      keepPast(entries);
+      if (reviewOnShow() === message.id) showReview(message.id);
+      return;
+    }
+    if (entry && !entry.review) {
+      entry.review = JSON.parse(message.review);
+      keepPast(entries);
+    }
+    if (reviewOnShow() !== message.id) return;
+    $("practice-review-progress").hidden = true;
+    $("practice-review-body").innerHTML = message.html;
+  }
+
   // --- The page's controls -------------------------------------------------------------------------
 
   document.addEventListener("click", (event) => {
-    const control = event.target.closest("[data-practice], [data-open]");
+    const control = event.target.closest("[data-practice], [data-open], [data-review-match]");
     if (!control) return;
-    if (control.dataset.open) {
+    if (control.dataset.reviewMatch) {
+      showReview(control.dataset.reviewMatch);
+    } else if (control.dataset.practice === "review") {
+      if (finished) showReview(`${finished.seed}`);
+    } else if (control.dataset.practice === "close-review") {
+      closeReview();
+    } else if (control.dataset.open) {
       const entry = past().find((candidate) => candidate.id === control.dataset.open);
       if (entry) {
         const record = JSON.stringify(entry.record);

@@ -142,7 +142,7 @@ def test_practice_installs_then_plays_offline_to_the_end_and_resumes(
     past = page.get_by_test_id("practice-past").locator("li")
     expect(past).to_have_count(2)
     page.get_by_test_id("practice-new").click()
-    past.first.get_by_role("button").click()  # a kept match opens offline, its score sheet on show
+    past.first.locator("[data-open]").click()  # a kept match opens offline, its score sheet on show
     expect(page.get_by_test_id("match-over")).to_be_visible()
     expect(page.get_by_test_id("match-over").get_by_test_id("score-sheet")).to_be_visible()
     context.close()
