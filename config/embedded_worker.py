@@ -36,7 +36,7 @@ def start_embedded_worker() -> threading.Thread:
             pool="solo",
             concurrency=1,
             hostname="embedded@localhost",
-            queues=[settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_REVIEW_QUEUE],
+            queues=[app.conf.task_default_queue, settings.CELERY_REVIEW_QUEUE],
             without_heartbeat=True,
             without_mingle=True,
             without_gossip=True,
