@@ -219,6 +219,8 @@
 
   let ready = false;
   let pending = null;
+  /** What the page asked of the worker before Python had started (a review from the list). */
+  const afterBoot = [];
 
   async function prepare() {
     if ("serviceWorker" in navigator) {
@@ -411,6 +413,7 @@
         status(words.ready);
         $("practice-start").disabled = false;
         root.dataset.booted = Math.round(message.ms);
+        afterBoot.splice(0).forEach((ask) => ask());
         if (pending) pending();
         else resumeOrWait();
       });
@@ -548,10 +551,13 @@
     $("practice-review-body").replaceChildren();
     $("practice-review-progress").hidden = false;
     reviewStatus("");
-    if (entry.review) {
-      worker.postMessage({ type: "show-review", id, review: JSON.stringify(entry.review), language });
-    } else {
-      worker.postMessage({ type: "review", id, record: JSON.stringify(entry.record), language });
+    const ask = entry.review
+      ? { type: "show-review", id, review: JSON.stringify(entry.review), language }
+      : { type: "review", id, record: JSON.stringify(entry.record), language };
+    if (ready) worker.postMessage(ask);
+    else {
+      reviewStatus(words.starting);
+      afterBoot.push(() => worker.postMessage(ask));
     }
     panel.scrollIntoView({ block: "start" });
     panel.querySelector('[data-practice="close-review"]').focus({ preventScroll: true });
