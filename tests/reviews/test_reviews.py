@@ -11,6 +11,7 @@ from django.core.cache import caches
 from django.urls import reverse
 from django.utils import timezone
 
+from gameplay.engine import get_game
 from gameplay.models import Match, Move
 from privacy import services as privacy_services
 from privacy.export import person_data
@@ -201,4 +202,24 @@ def test_a_persons_reviews_are_in_their_data_and_go_with_their_account(broker, p
     assert data["reviews"][0]["decisions"] == Review.objects.get(pk=review.pk).decisions
     privacy_services.account_erase(user=ana)
     assert not Review.objects.filter(pk=review.pk).exists()
+    broker.delete(settings.CELERY_REVIEW_QUEUE)
+
+
+def test_a_review_names_only_cards_the_seat_held_then(broker, played, ana):
+    """What a review stores and shows of each decision is the seat's own: its legal actions, every card
+    named among them one of its hand at that moment (as the leak tests hold a seat's page to its view)."""
+    review = services.request_review(user=ana, match_id=played.pk)
+    services.run(review.pk)
+    review.refresh_from_db()
+    game = get_game(played.game)
+    state = game.new_match(game.options_from_json(played.options), played.seed)
+    held = {}
+    for move in Move.objects.filter(match=played).order_by("seq"):
+        if game.awaiting_deal(state):
+            game.next_round(state)
+        held[move.seq] = set(game.view(state, 0)["hand"])
+        game.apply(state, game.action_from_json(move.action))
+    for decision in review.decisions:
+        named = {action["card"] for action in decision["actions"] if "card" in action}
+        assert named <= held[decision["number"]], f"move {decision['number']} names a card she did not hold"
     broker.delete(settings.CELERY_REVIEW_QUEUE)
