@@ -75,6 +75,11 @@ def test_a_loss_is_said_in_the_games_unit_with_one_decimal():
     assert loss_text("americana", 4.24) == "cost 4.2 points"
     assert loss_text("classic", 0.6) == "cost 0.6 tens and aces"
     assert loss_text("classic", 0.04) == "cost almost nothing"
+    with translation.override("ro"):
+        assert loss_text("americana", 4.24) == "a costat 4,2 puncte"
+        assert action_text("americana", {"type": "play", "card": "7C", "suit": "H"}) == (
+            "șapte de treflă, cerând inimă roșie"
+        )
 
 
 @pytest.mark.parametrize("game", MATCHES)
