@@ -47,7 +47,7 @@ class Thresholds:
 
 
 THRESHOLDS = {
-    "americana": Thresholds(inaccuracy=2.0, mistake=5.0, blunder=10.0, scale=6.0),
+    "americana": Thresholds(inaccuracy=3.0, mistake=6.0, blunder=10.0, scale=6.0),
     "classic": Thresholds(inaccuracy=0.5, mistake=1.0, blunder=2.0, scale=1.0),
 }
 """Chosen from the losses of bots playing themselves (README, "Reviews"): a strong bot's decisions
