@@ -80,11 +80,12 @@ def play_through(
     *,
     budget: float | None,
     times: dict[str, list[float]] | None = None,
-) -> None:
+) -> list[dict]:
     """Play ``state`` to the match's end, each seat choosing at its level with its own random source,
     dealing between rounds as the table does; ``times``: each level's decision times (choices between
-    two or more actions only) are added to it."""
+    two or more actions only) are added to it. Every action played, in order (a match's record)."""
     history: list[dict] = []
+    played: list[dict] = []
     while not game.is_over(state):
         if game.awaiting_deal(state):
             history = game.next_round(state)
@@ -98,6 +99,8 @@ def play_through(
         if times is not None and len(legal) > 1:
             times[levels[seat]].append(time.perf_counter() - started)
         history += game.apply(state, game.action_from_json(action))
+        played.append(action)
+    return played
 
 
 def bot_played_actions(game_name: str, options: dict, seed: int, levels: list[str]) -> list[dict]:

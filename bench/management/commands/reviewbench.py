@@ -30,8 +30,8 @@ from dataclasses import asdict, dataclass
 from django.core.management.base import BaseCommand, CommandParser
 
 from bots import review
-from bots.arena import _InProcess
-from bots.policies import DEFAULT_BUDGET, LEVELS, choose
+from bots.arena import _InProcess, play_through
+from bots.policies import DEFAULT_BUDGET, LEVELS
 from gameplay.engine import GAME_NAMES, get_game
 
 QUANTILES = (0.5, 0.75, 0.9, 0.95, 0.99)
@@ -63,18 +63,7 @@ def bot_match(game_name: str, players: int, level: str, seed: int, budget: float
     game = get_game(game_name)
     state = game.new_match(game.options_from_json({"players": players}), seed)
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(players)]
-    history: list[dict] = []
-    actions = []
-    while not game.is_over(state):
-        if game.awaiting_deal(state):
-            history = game.next_round(state)
-            continue
-        seat = game.to_act(state)
-        legal = [game.action_to_json(a) for a in game.legal_actions(state)]
-        action = choose(game.view(state, seat), legal, level, rngs[seat], history=history, budget=budget)
-        history += game.apply(state, game.action_from_json(action))
-        actions.append(action)
-    return actions
+    return play_through(game, state, [level] * players, rngs, budget=budget)
 
 
 def review_match(
