@@ -50,7 +50,7 @@ THRESHOLDS = {
     "americana": Thresholds(inaccuracy=3.0, mistake=6.0, blunder=10.0, scale=6.0),
     "classic": Thresholds(inaccuracy=0.5, mistake=1.0, blunder=2.0, scale=1.0),
 }
-"""Chosen from the losses of bots playing themselves (README, "Reviews"): a strong bot's decisions
+"""Chosen from the losses of bots playing themselves (docs/benchmarks.md, "Reviews"): a strong bot's decisions
 seldom pass ``inaccuracy``, a beginner's often pass ``blunder``."""
 
 LABELS = ("inaccuracy", "mistake", "blunder")

@@ -22,7 +22,7 @@ from .models import Review
 
 SUSPICIOUS_BEST_SHARE = 0.9
 """A seat that chose the best action at least this often (over ``SUSPICIOUS_DECISIONS`` decisions or
-more) is flagged: the strongest bot chooses it far less often (README, "Reviews")."""
+more) is flagged: the strongest bot chooses it far less often (docs/benchmarks.md, "Reviews")."""
 SUSPICIOUS_DECISIONS = 20
 
 
