@@ -10,6 +10,7 @@ bot's move replays exactly.
 import random
 
 from . import americana, classic
+from .search import best_action
 
 LEVELS = ("easy", "normal", "hard")
 DEFAULT_BUDGET = 0.15
@@ -53,7 +54,9 @@ def choose(
         return module.easy(view, legal, rng)
     if level == "normal":
         return module.normal(view, legal, rng)
-    return module.hard(view, legal, rng, history, default_budget(view) if budget is None else budget)
+    # Hard: the game's search, its budget spent by successive halving on the closest actions.
+    found = module.search(view, legal, rng, history)
+    return found.actions[best_action(found, rng, budget=default_budget(view) if budget is None else budget)]
 
 
 def default_budget(view: dict) -> float:

@@ -31,7 +31,7 @@ from gameplay.engine.americana import fit_mask as fits
 from gameplay.engine.cards import SEVEN, SUIT_INDEX, SUITS, card
 from gameplay.engine.core import Action
 
-from .search import Cost, Search, best_action
+from .search import Cost, Search
 
 # Calibrated with the arena on a 2-core server (budget against measured decision times).
 COST = Cost(sample=20e-6, playout=10e-6, decision=1.5e-6)
@@ -426,11 +426,3 @@ def search(
         return standing(totals, me, target, match_won), decisions
 
     return Search(ordered, sample, evaluate, COST)
-
-
-def hard(
-    view: dict, legal: list[dict], rng: random.Random, history: list[dict] | None, budget: float
-) -> dict:
-    """The action of the best mean ``standing`` after the round, by ``search``'s playouts."""
-    found = search(view, legal, rng, history)
-    return found.actions[best_action(found, rng, budget=budget)]

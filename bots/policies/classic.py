@@ -10,7 +10,7 @@ from typing import Any
 from gameplay.engine import get_game
 from gameplay.engine.cards import ACE, RANKS, SEVEN, TEN, card, code
 
-from .search import Cost, Search, best_action
+from .search import Cost, Search
 
 GAME = get_game("classic")
 
@@ -220,11 +220,3 @@ def search(view: dict, legal: list[dict], rng: random.Random, history: list[dict
         return score(state), decisions
 
     return Search(ordered, sampler, evaluate, COST)
-
-
-def hard(
-    view: dict, legal: list[dict], rng: random.Random, history: list[dict] | None, budget: float
-) -> dict:
-    """The action of the best mean score at the deal's end, by ``search``'s playouts."""
-    found = search(view, legal, rng, history)
-    return found.actions[best_action(found, rng, budget=budget)]
