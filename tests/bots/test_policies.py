@@ -86,14 +86,13 @@ def test_hard_searches_twice_as_long_at_a_three_player_americana_table(game, pla
     Americana (``TABLE_BUDGETS``); a caller's budget (the arena's, a test's) stands as given."""
     assert TABLE_BUDGETS == {("americana", 3): 2 * DEFAULT_BUDGET}
     searched: list[float] = []
-    module = getattr(policies, game)
-    real = module.hard
+    real = policies.best_action
 
-    def hard(view, legal, rng, history, budget):
+    def best_action(found, rng, *, budget):
         searched.append(budget)
-        return real(view, legal, rng, history, TINY)
+        return real(found, rng, budget=TINY)
 
-    monkeypatch.setattr(module, "hard", hard)
+    monkeypatch.setattr(policies, "best_action", best_action)
     position = next(random_positions(game, players, 1, seed=6))
     view, legal = position.view(), position.legal()
     choose(view, legal, "hard", random.Random(0))
