@@ -3,7 +3,7 @@ marks by move for the replay. A person reads their own seats' reviews only; mode
 
 from collections.abc import Iterable
 
-from gameplay.games.review import ReviewRow, ReviewSummary, summarize
+from gameplay.games.review import ReviewRow, ReviewSummary, row, summarize
 from gameplay.models import Match, Participant
 
 from .models import Review
@@ -37,7 +37,7 @@ def marks_by_move(review: Review | None) -> dict[int, ReviewRow]:
     """A finished review's judged decisions by move number, for the replay to show beside each."""
     if review is None or review.status != Review.Status.DONE:
         return {}
-    return {row.number: row for row in summary(review).rows}
+    return {decision["number"]: row(review.match.game, decision) for decision in review.decisions}
 
 
 def seat_reviews(match: Match) -> list[Review]:
