@@ -119,7 +119,12 @@ def _claim(review_id: int) -> Review | None:
     gone, done, or another run is judging it (its progress is fresh)."""
     now = timezone.now()
     with transaction.atomic():
-        review = Review.objects.select_for_update().select_related("match").filter(pk=review_id).first()
+        review = (
+            Review.objects.select_for_update(of=("self",))
+            .select_related("match")
+            .filter(pk=review_id)
+            .first()
+        )
         if review is None or review.status == Review.Status.DONE:
             return None
         lease = timedelta(seconds=settings.REVIEW_LEASE_SECONDS)
