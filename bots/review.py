@@ -124,10 +124,6 @@ class Judged:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Judged":
-        return cls(**data)
-
 
 def decision_points(
     game_name: str,

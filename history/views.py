@@ -125,8 +125,8 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         step = selectors.replay_step(match, index)
     except selectors.ReplayUnavailable:
         return render(request, "history/replay_unavailable.html", {"match": match}, status=409)
-    marks = review_selectors.marks_by_move(review_selectors.own_review(match, request.user))
-    shown = {"match": match, "step": step, "mark": marks.get(step.made) if step.kind == "move" else None}
+    review = review_selectors.own_review(match, request.user) if step.kind == "move" else None
+    shown = {"match": match, "step": step, "mark": review_selectors.mark_at(review, step.made)}
     # Going back through history asks for the whole page again, not the step alone.
     alone = request.htmx and not request.htmx.history_restore_request
     if alone:

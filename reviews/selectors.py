@@ -33,28 +33,23 @@ def accuracies(user, match_ids: Iterable[int]) -> dict[int, float]:
     )
 
 
-def marks_by_move(review: Review | None) -> dict[int, ReviewRow]:
-    """A finished review's judged decisions by move number, for the replay to show beside each."""
+def mark_at(review: Review | None, number: int) -> ReviewRow | None:
+    """The finished review's judgement of move ``number``, for the replay to show beside it; None when
+    that move was not judged (another seat's, a stand-in's, a forced one) or there is no review."""
     if review is None or review.status != Review.Status.DONE:
-        return {}
-    return {decision["number"]: row(review.match.game, decision) for decision in review.decisions}
-
-
-def seat_reviews(match: Match) -> list[Review]:
-    """Every seat's review of ``match``, for a moderator."""
-    return list(Review.objects.filter(match=match).select_related("user").order_by("seat"))
+        return None
+    decision = next((each for each in review.decisions if each["number"] == number), None)
+    return None if decision is None else row(review.match.game, decision)
 
 
 def panel_context(match: Match, user) -> dict:
-    """What the match page's review panel shows ``user``: the review of their seat (its progress while
-    it is judged, its marks once done), or whether they may ask for one."""
+    """What the match page's review panel shows ``user``, a player of ``match``: the review of their
+    seat (its progress while it is judged, its marks once done), or whether they may ask for one."""
     review = own_review(match, user)
     done = review is not None and review.status == Review.Status.DONE
     return {
         "review_match": match,
         "review": review,
         "review_summary": summary(review) if done else None,
-        "review_askable": review is None
-        and match.status == Match.Status.FINISHED
-        and seat_of(match, user) is not None,
+        "review_askable": review is None and match.status == Match.Status.FINISHED,
     }
