@@ -42,7 +42,10 @@ INSTALLED_APPS = [
     "reviews",
     "history",
     "practice",
+    "api",
+    "opendata",
     "privacy",
+    "ninja",
     "axes",
 ]
 
