@@ -77,6 +77,12 @@ REVIEWS = Area(
     "A review keeps a worker core busy for seconds, so it is asked for from a daily budget, spent before it "
     "is queued; a review asked for again (a second tab, a double click) is the same one and costs nothing.",
 )
+API = Area(
+    "The API",
+    "Every request spends one token from its access token's budget, its person's (all their tokens and their "
+    "bot accounts' together) and its address's before any work; a request without a token spends from its "
+    "address's smaller budget only. A refusal says how long to wait (`Retry-After`).",
+)
 PRACTICE = Area(
     "Practice uploads",
     "A long match counts as several uploads (the longest allowed as the whole burst), and one refused "
@@ -202,6 +208,25 @@ LIMITS = [
         3.0,
         "A registration form sent back sooner than this after it was shown is refused: no person types a "
         "name, an email and a password twice that fast, a naive script does.",
+        ACCOUNTS,
+    ),
+    Limit(
+        "BOT_ACCOUNTS_PER_PERSON",
+        5,
+        "Bot accounts one person may have open at once (a banned one still counts; a closed one does not).",
+        ACCOUNTS,
+    ),
+    Limit(
+        "BOT_REGISTRATIONS_PER_DAY",
+        3,
+        "Bot accounts one person may register in a day: closing one and registering another is no way "
+        "to mint throwaway names.",
+        ACCOUNTS,
+    ),
+    Limit(
+        "BOT_REGISTRATIONS_PER_ADDRESS_PER_DAY",
+        6,
+        "Bot accounts registered from one browser address in a day, whatever its people's accounts.",
         ACCOUNTS,
     ),
     Limit(
@@ -389,6 +414,43 @@ LIMITS = [
         100,
         "Fair-play reviews of other people's seats one moderator may ask for in a day.",
         REVIEWS,
+    ),
+    Limit("API_TOKENS_HELD", 20, "Live access tokens one person may hold, theirs and their bot accounts'.", API),
+    Limit("API_TOKENS_MADE_PER_DAY", 20, "Access tokens one person may make in a day.", API),
+    Limit("API_TOKEN_MAX_DAYS", 365, "The longest an access token may live before it expires.", API, fixed=True),
+    Limit("API_REQUESTS_PER_MINUTE", 120, "API requests one access token may make in a minute.", API),
+    Limit(
+        "API_PERSON_REQUESTS_PER_MINUTE",
+        240,
+        "API requests one person's tokens (theirs and their bot accounts') may make together in a minute.",
+        API,
+    ),
+    Limit(
+        "API_ADDRESS_REQUESTS_PER_MINUTE",
+        480,
+        "API requests from one address in a minute, whatever its tokens.",
+        API,
+    ),
+    Limit(
+        "API_ANONYMOUS_REQUESTS_PER_MINUTE",
+        30,
+        "API requests without a token from one address in a minute (public reads only).",
+        API,
+    ),
+    Limit(
+        "API_MATCH_RECORDS_PER_HOUR",
+        600,
+        "Match records one person (or, without a token, one address) may read in an hour, one by one or in "
+        "their own match list: the monthly open data files are the way to read every match.",
+        API,
+    ),
+    Limit("API_TABLES_PER_HOUR", 30, "Tables one person may make through the API in an hour.", API),
+    Limit(
+        "API_MAX_BODY_BYTES",
+        16384,
+        "The largest request body the API reads; a larger one is refused unread.",
+        API,
+        fixed=True,
     ),
 ]
 
