@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
@@ -267,6 +268,11 @@ BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", BASE_DIR / "backups"))
 BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "14"))
 """The newest this many dumps are kept; older ones are deleted after each backup."""
 
+# --- Open data (``/data/``: the public rated matches, a file per game and month) --------------------
+OPEN_DATA_ROOT = Path(os.environ.get("OPEN_DATA_ROOT", BASE_DIR / "var" / "opendata"))
+"""Where the open data files are written; served as static files under /data/files/ (nginx's alias in
+production, a streaming view otherwise)."""
+
 # --- Health checks and beat --------------------------------------------------------
 HEALTH_TIMEOUT_SECONDS = float(os.environ.get("HEALTH_TIMEOUT_SECONDS", "2"))
 """Each check of /health/ready that has not answered within this long fails."""
@@ -329,6 +335,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "privacy.tasks.retention",
         "schedule": float(os.environ.get("RETENTION_SECONDS", "3600")),
         "options": {"expires": 600},
+    },
+    "opendata-monthly": {
+        "task": "opendata.tasks.monthly",
+        "schedule": crontab(minute=30, hour=6, day_of_month=1),  # last month over everywhere
+        "options": {"expires": 6 * 3600},
     },
 }
 
