@@ -94,11 +94,25 @@ class UserAdmin(DjangoUserAdmin):
     ``is_active`` is read-only for everyone: a ban goes through the ban service, with its rules and its
     reactions, whoever makes it."""
 
-    list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
-    list_filter = ("is_active", "is_staff", "is_superuser", "date_joined")
+    list_display = (
+        "username",
+        "email",
+        "is_active",
+        "is_bot_account",
+        "bot_owner",
+        "is_staff",
+        "date_joined",
+        "last_login",
+    )
+    list_filter = ("is_active", "is_bot_account", "is_staff", "is_superuser", "date_joined")
     search_fields = ("username", "email", "first_name", "last_name")
     ordering = ("-date_joined",)
-    readonly_fields = ("is_active",)
+    readonly_fields = ("is_active", "is_bot_account", "bot_owner")
+    list_select_related = ("bot_owner",)
+    fieldsets = (
+        *DjangoUserAdmin.fieldsets,
+        (_("Bot account"), {"fields": ("is_bot_account", "bot_owner", "bot_description")}),
+    )
     actions = ("deactivate", "reactivate")
     PRIVILEGE_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
     PERSONAL_FIELDS = ("first_name", "last_name", "email")

@@ -34,6 +34,13 @@ class TrapInput(forms.TextInput):
         )
 
 
+def username_free(username: str) -> str:
+    """``username`` when nobody has it (whatever its case) nor had it too recently; else refused."""
+    if User.objects.filter(username__iexact=username).exists() or services.username_reserved(username):
+        raise forms.ValidationError(_("That username is taken. Please choose another."), code="taken")
+    return username
+
+
 class RegistrationForm(auth_forms.UserCreationForm):
     """Registration, with two cheap checks against scripts before any captcha: a box only a program
     fills in, and a least time between showing the form and sending it."""
@@ -60,10 +67,7 @@ class RegistrationForm(auth_forms.UserCreationForm):
         self.fields["password2"].help_text = _("The same password, to be sure it is typed right.")
 
     def clean_username(self) -> str:
-        username = self.cleaned_data["username"]
-        if User.objects.filter(username__iexact=username).exists() or services.username_reserved(username):
-            raise forms.ValidationError(_("That username is taken. Please choose another."), code="taken")
-        return username
+        return username_free(self.cleaned_data["username"])
 
     def clean_email(self) -> str:
         email = User.objects.normalize_email(self.cleaned_data["email"])
@@ -130,3 +134,38 @@ class ProfileForm(forms.Form):
         if User.objects.filter(email__iexact=email).exclude(pk=self.user.pk).exists():
             raise forms.ValidationError(_("Another account already uses this email."), code="email_taken")
         return email
+
+
+class LoginForm(auth_forms.AuthenticationForm):
+    """Django's login, which tells a bot account's name apart: it has no password and never logs in."""
+
+    def clean(self) -> dict:
+        username = self.cleaned_data.get("username") or ""
+        if User.objects.filter(
+            username__iexact=username, is_bot_account=True, erased_at__isnull=True
+        ).exists():
+            raise forms.ValidationError(
+                _(
+                    "%(name)s is a bot account: it plays through the API only and cannot log in here. "
+                    "Its owner logs in with their own account."
+                ),
+                code="bot_account",
+                params={"name": username},
+            )
+        return super().clean()
+
+
+class BotAccountForm(forms.ModelForm):
+    """A person's new bot account: its name, by the registration's rules, and a line about it."""
+
+    class Meta:
+        model = User
+        fields = ("username", "bot_description")
+        labels = {"username": _("Bot account's name"), "bot_description": _("About it")}
+        help_texts = {
+            "username": _("Up to 150 letters, digits and @ . + - _ characters, as for any player."),
+            "bot_description": _("A short line shown on its profile: what it is, how it plays."),
+        }
+
+    def clean_username(self) -> str:
+        return username_free(self.cleaned_data["username"])

@@ -30,6 +30,29 @@ class User(AbstractUser):
         editable=False,
         help_text=_("When the person opened the link mailed to them at registration; unset until then."),
     )
+    is_bot_account = models.BooleanField(
+        _("bot account"),
+        default=False,
+        db_index=True,
+        editable=False,
+        help_text=_("A program a person runs, playing through the API only; it cannot log in to the pages."),
+    )
+    bot_owner = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="bot_accounts",
+        editable=False,
+        verbose_name=_("run by"),
+        help_text=_("The person who registered this bot account and answers for it."),
+    )
+    bot_description = models.CharField(
+        _("description"),
+        max_length=200,
+        blank=True,
+        help_text=_("What the bot account's owner says about it, shown on its profile."),
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
@@ -37,6 +60,11 @@ class User(AbstractUser):
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
             models.UniqueConstraint(
                 Lower("email"), condition=~models.Q(email=""), name="accounts_user_email_ci_unique"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(is_bot_account=False, bot_owner__isnull=True)
+                | models.Q(is_bot_account=True, bot_owner__isnull=False),
+                name="accounts_user_bot_has_owner",
             ),
         ]
 
@@ -47,6 +75,12 @@ class User(AbstractUser):
     def public_name(self) -> str:
         """The name other people see: the username, or "a deleted player" once the account is closed."""
         return gettext("a deleted player") if self.erased_at else self.username
+
+
+def open_bot_accounts(owner: User) -> models.QuerySet[User]:
+    """``owner``'s bot accounts not closed, oldest first: a banned one is still open (and counts
+    against their cap), a closed one is erased."""
+    return User.objects.filter(bot_owner=owner, is_bot_account=True, erased_at__isnull=True).order_by("pk")
 
 
 class ReservedName(models.Model):

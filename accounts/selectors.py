@@ -1,11 +1,12 @@
-"""Reads about accounts that other apps ask: whether an account has earned rated play."""
+"""Reads about accounts that other apps ask: whether an account has earned rated play, a person's bot
+accounts."""
 
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
-from .models import User
+from .models import User, open_bot_accounts
 
 
 def is_established(user: User, *, now: datetime | None = None) -> bool:
@@ -22,8 +23,8 @@ def is_established(user: User, *, now: datetime | None = None) -> bool:
 
 def established_from(user: User) -> datetime | None:
     """When ``user``'s account becomes established (whether that is past or still to come); None while
-    its email is unconfirmed."""
-    if user.email_confirmed_at is None:
+    its email is unconfirmed. A bot account has no email: its owner's was confirmed to register it."""
+    if user.email_confirmed_at is None and not user.is_bot_account:
         return None
     return user.date_joined + timedelta(seconds=settings.RATED_MIN_ACCOUNT_AGE_SECONDS)
 
@@ -38,3 +39,8 @@ def still_active(*, user_id: int) -> bool:
     """Whether ``user_id`` may still act, read afresh: a ban's news to their open pages may be lost,
     so a page's every chat frame asks the row itself."""
     return User.objects.filter(pk=user_id, is_active=True, erased_at__isnull=True).exists()
+
+
+def bot_accounts_of(*, owner: User) -> list[User]:
+    """The bot accounts ``owner`` runs and has not closed, oldest first."""
+    return list(open_bot_accounts(owner))

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from . import limits, moderators, signals
-from .models import ReservedName, User
+from .models import ReservedName, User, open_bot_accounts
 from .tasks import send_email
 
 ERASED_USERNAME = "~deleted-%d"
@@ -187,6 +187,55 @@ def email_confirm(*, token: str) -> User:
     user.email_confirmed_at = timezone.now()
     user.save(update_fields=["email_confirmed_at"])
     return user
+
+
+# --- Bot accounts ------------------------------------------------------------------------------------
+
+
+def _bot_registration_spend(owner: User, address: str | None) -> None:
+    """Spend one of the owner's and their address's bot registrations of the day."""
+    budgets = limits.person_and_address(
+        "bot-accounts",
+        owner.pk,
+        address,
+        count=settings.BOT_REGISTRATIONS_PER_DAY,
+        address_count=settings.BOT_REGISTRATIONS_PER_ADDRESS_PER_DAY,
+        seconds=86400,
+        refusal=_("You have registered as many bot accounts as a day allows: try again tomorrow."),
+        address_refusal=_("Many bot accounts were registered from your network today: try again tomorrow."),
+    )
+    if shortfall := limits.spend_all(*budgets):
+        raise AccountRefused(shortfall.budget.refusal)
+
+
+def bot_account_register(*, owner: User, username: str, description: str, address: str | None = None) -> User:
+    """A new bot account run by ``owner``: no password (it plays through the API only, never logs in to
+    the pages), no email. Only a person (not a bot account) with a confirmed email may register one,
+    at most ``BOT_ACCOUNTS_PER_PERSON`` open at once, from a daily budget of theirs and their browser
+    ``address``'s (None when not from a browser). ``username`` is checked by the caller's form, by the
+    registration's rules; a name taken meanwhile is refused here too."""
+    if owner.is_bot_account:
+        raise AccountRefused(_("A bot account cannot register bot accounts."))
+    if not owner.is_active or owner.erased_at or owner.email_confirmed_at is None:
+        raise AccountRefused(_("Confirm your email address first: then you can register bot accounts."))
+    _bot_registration_spend(owner, address)
+    with transaction.atomic():
+        User.objects.select_for_update().get(pk=owner.pk)  # two forms sent at once count one after the other
+        if open_bot_accounts(owner).count() >= settings.BOT_ACCOUNTS_PER_PERSON:
+            raise AccountRefused(
+                ngettext(
+                    "You already run %(count)d bot account, as many as a person may: close it first.",
+                    "You already run %(count)d bot accounts, as many as a person may: close one first.",
+                    settings.BOT_ACCOUNTS_PER_PERSON,
+                )
+                % {"count": settings.BOT_ACCOUNTS_PER_PERSON}
+            )
+        if User.objects.filter(username__iexact=username).exists() or username_reserved(username):
+            raise AccountRefused(_("That username is taken. Please choose another."))
+        bot = User(username=username, is_bot_account=True, bot_owner=owner, bot_description=description)
+        bot.set_unusable_password()
+        bot.save()
+    return bot
 
 
 class BanRefused(Exception):

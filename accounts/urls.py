@@ -10,6 +10,7 @@ urlpatterns = [
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("profile/bots/", views.bot_account_register, name="bot_account_register"),
     path("profile/confirm/send/", views.email_confirmation_send, name="email_confirmation_send"),
     path("confirm/<str:token>/", views.email_confirm, name="email_confirm"),
     path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),

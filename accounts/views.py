@@ -3,7 +3,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -12,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import selectors, services
-from .forms import PasswordResetForm, ProfileForm, RegistrationForm
+from .forms import BotAccountForm, LoginForm, PasswordResetForm, ProfileForm, RegistrationForm
 
 
 def _origin(request: HttpRequest) -> str:
@@ -69,9 +68,46 @@ def profile(request: HttpRequest) -> HttpResponse:
                 % {"email": request.user.email},
             )
         return redirect("accounts:profile")
+    return _profile_page(request, form=form, bot_form=BotAccountForm())
+
+
+def _profile_page(request: HttpRequest, *, form: ProfileForm, bot_form: BotAccountForm, status: int = 200):
     established_from = selectors.established_from(request.user)
     rated_from = established_from if established_from and established_from > timezone.now() else None
-    return render(request, "accounts/profile.html", {"form": form, "rated_from": rated_from})
+    context = {
+        "form": form,
+        "rated_from": rated_from,
+        "bot_form": bot_form,
+        "bot_accounts": selectors.bot_accounts_of(owner=request.user),
+        "bot_accounts_cap": settings.BOT_ACCOUNTS_PER_PERSON,
+    }
+    return render(request, "accounts/profile.html", context, status=status)
+
+
+@login_required
+@require_POST
+def bot_account_register(request: HttpRequest) -> HttpResponse:
+    """The profile's "Register a bot account": the page again with the form's faults, or the new bot
+    account in the list."""
+    bot_form = BotAccountForm(request.POST)
+    if bot_form.is_valid():
+        try:
+            bot = services.bot_account_register(
+                owner=request.user,
+                username=bot_form.cleaned_data["username"],
+                description=bot_form.cleaned_data["bot_description"],
+                address=services.client_address(request),
+            )
+        except services.AccountRefused as refused:
+            messages.error(request, str(refused))
+            return redirect("accounts:profile")
+        messages.success(
+            request,
+            _("%(name)s is registered: give it a token with the bot scope to play through the API.")
+            % {"name": bot.username},
+        )
+        return redirect("accounts:profile")
+    return _profile_page(request, form=ProfileForm(user=request.user), bot_form=bot_form, status=400)
 
 
 @login_required
@@ -102,6 +138,7 @@ def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
 class LoginView(auth_views.LoginView):
     template_name = "accounts/login.html"
     redirect_authenticated_user = True
+    authentication_form = LoginForm
 
 
 def login_locked_out(request: HttpRequest, *_args) -> HttpResponse:
@@ -109,7 +146,7 @@ def login_locked_out(request: HttpRequest, *_args) -> HttpResponse:
     lockout = _(
         "Too many failed attempts. Please wait %(minutes)d minutes and try again, or reset your password."
     ) % {"minutes": max(1, settings.LOGIN_ATTEMPTS_WINDOW // 60)}
-    context = {"form": AuthenticationForm(request), "lockout": lockout}
+    context = {"form": LoginForm(request), "lockout": lockout}
     return render(request, "accounts/login.html", context, status=429)
 
 

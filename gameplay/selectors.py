@@ -205,6 +205,7 @@ def players(seats: list[Seat], away: Mapping[int, datetime] = MappingProxyType({
             level=seat.get_bot_level_display() if seat.is_bot else "",
             stood_in=seat.is_taken_over,
             away_until=away.get(seat.user_id) if seat.user_id is not None else None,
+            bot_account=seat.user_id is not None and seat.user.is_bot_account,
         )
         for seat in seats
     ]

@@ -46,6 +46,22 @@ def _profile(user: User) -> dict[str, Any]:
     }
 
 
+def _bot_accounts(user: User) -> dict[str, list[dict[str, Any]]]:
+    """The bot accounts the person registered; a closed one is erased: its name is gone."""
+    return {
+        "bot_accounts": [
+            {
+                "username": None if bot.erased_at else bot.username,
+                "description": bot.bot_description,
+                "registered": _time(bot.date_joined),
+                "closed": _time(bot.erased_at),
+                "active": bot.is_active,
+            }
+            for bot in User.objects.filter(bot_owner=user, is_bot_account=True).order_by("pk")
+        ]
+    }
+
+
 def _logins(user: User) -> dict[str, list[dict[str, Any]]]:
     name = login_name(user.username)
     return {
@@ -333,6 +349,7 @@ def person_data(user: User) -> dict[str, Any]:
         "format": FORMAT,
         "generated_at": _time(timezone.now()),
         "profile": _profile(user),
+        **_bot_accounts(user),
         **_logins(user),
         "matches": list(_matches(user)),
         **_ratings(user),

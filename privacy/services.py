@@ -22,9 +22,10 @@ from django.utils.translation import ngettext
 
 from accounts import limits
 from accounts import services as account_services
-from accounts.models import User
+from accounts.models import User, open_bot_accounts
 from gameplay import services as gameplay_services
 from notifications import services as notification_services
+from opendata import services as opendata_services
 from reviews import services as review_services
 from social import services as social_services
 from tournaments import services as tournament_services
@@ -164,7 +165,8 @@ def account_close(*, user: User, password: str, address: str | None = None) -> N
 
 
 def account_erase(*, user: User, by: User | None = None) -> bool:
-    """Erase ``user`` for good, on their own word (``by`` None) or a superuser's (``by``). First a
+    """Erase ``user`` for good, on their own word (``by`` None) or a superuser's (``by``). Their bot
+    accounts are closed first, each erased the same way (nobody is left to answer for them). Then a
     stand-in bot takes their seat in every match still going and their live pages close; then, in one
     transaction, every app forgets them: their seats read "a deleted player", their chat and social ties
     go, their downloads go, the account row is emptied, Django's admin log forgets their name and
@@ -174,6 +176,8 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
         raise PrivacyError(_("Only a superuser can erase an account."))
     if user.erased_at:
         return False
+    for bot in open_bot_accounts(user):
+        account_erase(user=bot)
     account_services.user_shut_out(user=user)
     with transaction.atomic(durable=True):
         name = user.username
@@ -183,6 +187,7 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
         tournament_services.person_forget(user_id=user.pk)
         notification_services.person_forget(user_id=user.pk)
         review_services.person_forget(user_id=user.pk)
+        opendata_services.person_forget(user_id=user.pk)
         chat_traces = _chat_forget(user_id=user.pk)
         DataExport.objects.filter(user=user).delete()
         erased = account_services.user_erase(user=user)
@@ -191,6 +196,16 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
             ErasedAccount.objects.get_or_create(user_id=user.pk, defaults={"erased_at": timezone.now()})
     user.refresh_from_db()
     return erased
+
+
+def bot_account_close(*, owner: User, bot_id: int) -> bool:
+    """``owner`` closes one of their bot accounts: erased as a closed account is (a stand-in takes its
+    seats in matches still going, its name reads "a deleted player" and is reserved for a while), and
+    no longer counted against their ``BOT_ACCOUNTS_PER_PERSON``. True when this call closed it."""
+    bot = User.objects.filter(pk=bot_id, bot_owner=owner, is_bot_account=True).first()
+    if bot is None:
+        raise PrivacyError(_("That is not one of your bot accounts."))
+    return account_erase(user=bot)
 
 
 def _chat_forget(*, user_id: int) -> "Traces | None":

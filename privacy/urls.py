@@ -10,4 +10,5 @@ urlpatterns = [
     path("accounts/data/prepare/", views.export_request, name="export"),
     path("accounts/data/<int:export_id>/download/", views.export_download, name="download"),
     path("accounts/close/", views.close, name="close"),
+    path("accounts/bots/<int:bot_id>/close/", views.bot_account_close, name="bot_account_close"),
 ]

@@ -106,3 +106,16 @@ def close(request: HttpRequest) -> HttpResponse:
     status = 400 if form.errors else 200
     context = {"form": form, "reserved_days": settings.ERASED_NAME_RESERVED_DAYS}
     return render(request, "privacy/close.html", context, status=status)
+
+
+@login_required
+@require_POST
+def bot_account_close(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The profile's "Close" by one of the person's bot accounts."""
+    try:
+        services.bot_account_close(owner=request.user, bot_id=bot_id)
+    except services.PrivacyError as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, _("The bot account is closed."))
+    return redirect("accounts:profile")

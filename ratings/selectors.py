@@ -144,7 +144,7 @@ def ratings_of(*, user) -> list[GameRating]:
         .values_list("game", "at", "after")
     ):
         history[game].append(Point(at=at, rating=after))
-    places = _places(ratings.values())
+    places = _places(ratings.values(), bots=user.is_bot_account)
     return [
         GameRating(
             game=game,
@@ -157,10 +157,13 @@ def ratings_of(*, user) -> list[GameRating]:
     ]
 
 
-def _on_board(game: str | None = None) -> QuerySet[Rating]:
-    """The ratings a leaderboard lists: established, played within the last 30 days, not banned."""
+def _on_board(game: str | None = None, *, bots: bool = False) -> QuerySet[Rating]:
+    """The ratings a leaderboard lists: established, played within the last 30 days, not banned; the
+    people's, or (``bots``) the bot accounts' of their own leaderboard."""
     since = timezone.now() - timedelta(days=BOARD_ACTIVE_DAYS)
-    board = Rating.objects.filter(established=True, last_played_at__gte=since, user__is_active=True)
+    board = Rating.objects.filter(
+        established=True, last_played_at__gte=since, user__is_active=True, user__is_bot_account=bots
+    )
     return board.filter(game=game) if game else board
 
 
@@ -169,13 +172,16 @@ def _ahead_of(row: Rating) -> Q:
     return Q(shown__gt=row.shown) | Q(shown=row.shown, user_id__lt=row.user_id)
 
 
-def _places(ratings) -> dict[str, int]:
-    """The place on each game's leaderboard of one person's ratings: one query for every game."""
-    on_board = set(_on_board().filter(pk__in=[row.pk for row in ratings]).values_list("pk", flat=True))
+def _places(ratings, *, bots: bool) -> dict[str, int]:
+    """The place on each game's leaderboard of one person's ratings (a bot account's on the bots'):
+    one query for every game."""
+    on_board = set(
+        _on_board(bots=bots).filter(pk__in=[row.pk for row in ratings]).values_list("pk", flat=True)
+    )
     mine = [row for row in ratings if row.pk in on_board]
     if not mine:
         return {}
-    ahead = _on_board().aggregate(
+    ahead = _on_board(bots=bots).aggregate(
         **{row.game: Count("pk", filter=Q(game=row.game) & _ahead_of(row)) for row in mine}
     )
     return {row.game: ahead[row.game] + 1 for row in mine}
@@ -187,6 +193,7 @@ def _places(ratings) -> dict[str, int]:
 @dataclass(frozen=True)
 class Board:
     game: str
+    bots: bool
     page: Page
     first_place: int
     mine: Rating | None
@@ -194,20 +201,27 @@ class Board:
     my_page_shows_me: bool
 
 
-def leaderboard(*, game: str, page: str | int | None, viewer) -> Board:
+def leaderboard(*, game: str, page: str | int | None, viewer, bots: bool = False) -> Board:
     """The best established players of ``game`` with a rated match in the last 30 days, 100 a page,
-    and the viewer's own place wherever it is: three queries (the count, the page, the viewer's)."""
-    board = _on_board(game).select_related("user").order_by("-shown", "user_id")
+    and the viewer's own place wherever it is: three queries (the count, the page, the viewer's).
+    People and bot accounts (``bots``) each have their own."""
+    board = _on_board(game, bots=bots).select_related("user").order_by("-shown", "user_id")
     shown_page = Paginator(board, BOARD_PAGE).get_page(page)
     mine = my_place = None
     if viewer.is_authenticated:
-        mine = _on_board(game).filter(user=viewer).select_related("user").first()
+        mine = _on_board(game, bots=bots).filter(user=viewer).select_related("user").first()
         if mine is not None:
-            my_place = _on_board(game).filter(_ahead_of(mine)).count() + 1
+            my_place = _on_board(game, bots=bots).filter(_ahead_of(mine)).count() + 1
     first = (shown_page.number - 1) * BOARD_PAGE + 1
     shows_me = my_place is not None and first <= my_place < first + len(shown_page.object_list)
     return Board(
-        game=game, page=shown_page, first_place=first, mine=mine, my_place=my_place, my_page_shows_me=shows_me
+        game=game,
+        bots=bots,
+        page=shown_page,
+        first_place=first,
+        mine=mine,
+        my_place=my_place,
+        my_page_shows_me=shows_me,
     )
 
 

@@ -13,10 +13,17 @@ from . import selectors
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    """One game's leaderboard, 100 a page, with the reader's own place wherever it is."""
+    """One game's leaderboard, 100 a page, with the reader's own place wherever it is: the people's,
+    or (``?board=bots``) the bot accounts'."""
     game = request.GET.get("game") if request.GET.get("game") in Game.values else Game.AMERICANA
-    board = selectors.leaderboard(game=game, page=request.GET.get("page"), viewer=request.user)
-    context = {"board": board, "game": game, "games": Game.choices}
+    bots = request.GET.get("board") == "bots"
+    board = selectors.leaderboard(game=game, page=request.GET.get("page"), viewer=request.user, bots=bots)
+    context = {
+        "board": board,
+        "game": game,
+        "games": Game.choices,
+        "board_query": "&board=bots" if bots else "",
+    }
     return render(request, "ratings/leaderboard.html", context)
 
 

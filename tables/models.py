@@ -42,6 +42,7 @@ class Casual(models.TextChoices):
     PRIVATE = "private", _("private tables are casual")
     NO_CLOCK = "no_clock", _("a table without a turn clock is casual")
     BOTS = "bots", _("bots play at this table")
+    BOT_ACCOUNTS = "bot_accounts", _("people and bot accounts play casual matches together")
     NEWCOMER = "newcomer", _("a player's account is new or its email is not confirmed yet")
     PAIR_DAILY = "pair_daily", _("some of these players have played enough rated matches together today")
 

@@ -10,6 +10,9 @@ reason shown):
 - every seat holds a person: a rating measures play against people. At a pool table that bots filled,
   the bots' play decides part of every place (and, four at a table, a bot can be a partner), and two
   accounts of one person joining the pool at a quiet hour would meet there with bots: it is casual;
+- its people are all people or all bot accounts: a bot account's rating is on the bots' leaderboard,
+  made against other bot accounts, and people's ratings measure play against people, so a match of
+  both is casual (a person cannot farm points off their own weak bot account, nor a bot off people);
 - every person has an established account (``accounts.selectors.is_established``);
 - no two of its people have played ``RATED_PAIR_DAILY`` rated matches together in the last 24 hours.
 
@@ -50,6 +53,8 @@ def casual_reason(table: Table, seats: list[Seat], *, joining=None) -> str:
     people = [seat.user or seat.reserved_for for seat in seats if seat.user_id or seat.reserved_for_id]
     if joining is not None and all(person.pk != joining.pk for person in people):
         people.append(joining)
+    if len({person.is_bot_account for person in people}) > 1:
+        return Casual.BOT_ACCOUNTS
     if not all(is_established(person) for person in people):
         return Casual.NEWCOMER
     if pairs_over_daily(table, [person.pk for person in people]):

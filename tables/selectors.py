@@ -48,6 +48,14 @@ def tables_of(*, user) -> QuerySet[Table]:
     )
 
 
+def seats_offered_to(*, user) -> QuerySet[Table]:
+    """The tables still waiting that keep a seat for ``user`` (a host's offer to a bot account, a
+    rematch), oldest first: what a bot account may take (``services.seat_take``) or decline."""
+    return _with_seats(Table.objects.filter(seats__reserved_for=user, status=Table.Status.WAITING)).order_by(
+        "created_at"
+    )
+
+
 def table_detail(*, table_id: int) -> Table | None:
     return _with_seats(Table.objects.filter(pk=table_id)).first()
 

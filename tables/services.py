@@ -331,6 +331,47 @@ def player_kick(*, table_id: int, by, position: int | None) -> Seat:
 
 
 @transaction.atomic(durable=True)
+def seat_bot_account(*, table_id: int, by, bot_user, position: int | None) -> Seat:
+    """The host seats a bot account on a free seat before the start. Their own bot account sits down at
+    once; anyone else's is offered the seat: it is kept for the bot account (as a rematch keeps one)
+    until it takes it through the API (``seat_take``), declines it (``seat_decline``) or the host frees
+    it (``player_kick``). A bot account's owner decides where it plays, not a stranger's host."""
+    table = table_lock(table_id)
+    _require_open(table)
+    _require_host(table, by)
+    bot = get_user_model().objects.filter(pk=bot_user.pk).first()
+    if bot is None or not bot.is_bot_account or not bot.is_active or bot.erased_at:
+        raise TableError(_("Only an open bot account can be seated this way."))
+    if table.seats.filter(user=bot).exists() or table.seats.filter(reserved_for=bot).exists():
+        raise TableError(_("This bot account is at this table already."))
+    seat = _seat(table, position)
+    if not seat.is_free or seat.reserved_for_id is not None:
+        raise TableError(_("That seat is not free."))
+    if bot.bot_owner_id == by.pk:
+        return _seat_take(table, bot, seat.position, table.invite_token)
+    seat.reserved_for = bot
+    seat.save(update_fields=["reserved_for"])
+    rated_decide(table)
+    events.table_changed(table.pk)
+    return seat
+
+
+@transaction.atomic(durable=True)
+def seat_decline(*, table_id: int, user) -> None:
+    """``user`` turns down the seat a table keeps for them (a host's offer to a bot account, a
+    rematch): the seat is free for anyone again."""
+    table = table_lock(table_id)
+    _require_open(table)
+    seat = table.seats.select_for_update().filter(reserved_for=user).first()
+    if seat is None:
+        raise TableError(_("No seat is kept for you at this table."))
+    seat.reserved_for = None
+    seat.save(update_fields=["reserved_for"])
+    rated_decide(table)
+    events.table_changed(table.pk)
+
+
+@transaction.atomic(durable=True)
 def invitation_accept(*, token: str, user) -> Table:
     """Seat whoever opens a private table's link, if a seat is free (or they already sit there)."""
     table_id = Table.objects.filter(invite_token=token).values_list("pk", flat=True).first()

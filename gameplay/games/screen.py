@@ -40,6 +40,8 @@ class Player:
     """A bot plays for this person until they come back."""
     away_until: datetime | None = None
     """At a table at own pace: the end of the holiday this person is on now."""
+    bot_account: bool = False
+    """A person's seat held by a bot account (a program run through the API), marked as one."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ class SeatInfo:
     """The seat's cards face up, for a replay of a finished match; None at a live table."""
     away_until: datetime | None = None
     """At a table at own pace: the end of the holiday the seat's person is on now."""
+    bot_account: bool = False
+    """The seat is a bot account's, marked as one beside its name."""
 
 
 @dataclass
@@ -349,6 +353,7 @@ class Presenter[View: (AmericanaView, ClassicView)]:
                 is_me=position == seat,
                 is_bot=player.is_bot,
                 taken_over=player.stood_in,
+                bot_account=player.bot_account,
                 to_act=position == to_act,
                 cards=view["hand_counts"][position],
                 level=player.level,

@@ -110,7 +110,10 @@ def pool_join(
     """``user`` looks for a match: in this pool only (joining another leaves the last), never while
     at a table not over yet; on its casual side if they ask (``casual``) or their account is not
     established yet (``pool_side``). Pairing runs at once, after the join commits. ``address``: the
-    browser's (None: not from one), whose budget the join spends too."""
+    browser's (None: not from one), whose budget the join spends too. Never a bot account: the pool
+    is the people's."""
+    if user.is_bot_account:
+        raise SocialError(_("The pool pairs people only: a bot account plays where it is invited or seated."))
     options = pool_options(game=game, players=players, length=length)
     _spend_pool_join(user, address)
     with transaction.atomic(durable=True):

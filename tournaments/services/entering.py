@@ -33,9 +33,12 @@ SWISS_ROUNDS = (2, 11)
 def entry_refusal(tournament: Tournament, user) -> str:
     """Why ``user`` may not enter ``tournament`` by its rules (empty: they may). A private
     tournament's matches are casual, so anyone with its link may play; a public one's are rated, so
-    it takes established accounts, and its own minimum of rated matches and rating band."""
+    it takes established accounts, and its own minimum of rated matches and rating band. A bot account
+    enters none: its matches are played against people on its host's or its challengers' tables."""
     if not user.is_active:
         return _("This account cannot play.")
+    if user.is_bot_account:
+        return _("Tournaments are for people: a bot account cannot enter one.")
     if tournament.is_private:
         return ""
     if not is_established(user):
