@@ -78,6 +78,7 @@ def nginx_conf(*, listen: str, daphnes: list[str], static_root: Path, run_dir: P
         "@SOCKET_SERVERS@": servers,
         "@PAGE_SERVERS@": servers,
         "@STATIC_ROOT@": str(static_root),
+        "@OPEN_DATA_ROOT@": str(settings.OPEN_DATA_ROOT),
         "@RUN_DIR@": str(run_dir),
         "@MIME_TYPES@": mime_types,
         # Started by root, nginx would hand its workers to "nobody", who cannot read a checkout under a
