@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
+from api.v1 import api as api_v1
 from config import health, metrics
 from tables.views import home
 
@@ -23,6 +24,8 @@ urlpatterns = [
     path("", include("privacy.urls")),
     path("notifications/", include("notifications.urls")),
     path("data/", include("opendata.urls")),
+    path("api/v1/", api_v1.urls),
+    path("api/", include("api.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("health/live", health.live, name="health-live"),

@@ -1,0 +1,74 @@
+"""The API's pages for people: the guide (how to make a token, what each endpoint does, how a bot plays)
+and the page where a person makes and revokes their tokens. Tokens never log into these pages: they
+are read from the ``Authorization`` header by the API alone."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.services import client_address
+
+from . import selectors, services
+from .forms import TokenForm
+
+GUIDE_LIMITS = (
+    "API_REQUESTS_PER_MINUTE",
+    "API_PERSON_REQUESTS_PER_MINUTE",
+    "API_ANONYMOUS_REQUESTS_PER_MINUTE",
+    "API_MATCH_RECORDS_PER_HOUR",
+    "API_TABLES_PER_HOUR",
+    "API_MAX_BODY_BYTES",
+)
+"""The budgets the guide states, read from the settings so it never says other numbers than the site's."""
+
+
+@require_GET
+def guide(request: HttpRequest) -> HttpResponse:
+    limits = {name: getattr(settings, name) for name in GUIDE_LIMITS}
+    return render(request, "api/guide.html", {"limits": limits})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tokens(request: HttpRequest) -> HttpResponse:
+    """The person's tokens and a form for a new one. A new token is shown on this answer only: the
+    site keeps its digest, never the token."""
+    holders = services.holders_for(request.user)
+    form = TokenForm(request.POST or None, holders=holders)
+    made = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            made = services.token_create(
+                owner=request.user,
+                holder_id=form.cleaned_data["holder"],
+                name=form.cleaned_data["name"],
+                scopes=form.cleaned_data["scopes"],
+                days=form.cleaned_data["days"],
+                address=client_address(request),
+            )
+        except services.TokenError as error:
+            form.add_error(None, str(error))
+        else:
+            form = TokenForm(holders=holders)
+    context = {"form": form, "made": made, "tokens": selectors.tokens_of(request.user)}
+    return render(request, "api/tokens.html", context, status=201 if made else 200)
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    try:
+        token = services.token_revoke(by=request.user, token_id=token_id)
+    except services.TokenError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _("The token %(name)s is revoked: programs using it are refused from now on.")
+            % {"name": token.name},
+        )
+    return redirect("api:tokens")
