@@ -59,6 +59,8 @@ class SeatChange:
     established: bool
     left: bool
     voided: bool
+    bot_account: bool = False
+    """A bot account's seat (a match rated on the bots' leaderboard), marked as one."""
 
     @property
     def label(self) -> str:
@@ -91,6 +93,7 @@ def match_rating(match: Match) -> MatchRating:
             SeatChange(
                 seat=row.seat,
                 name=row.user.public_name,
+                bot_account=row.user.is_bot_account,
                 change=row.change,
                 after=row.after,
                 established=row.established,

@@ -69,16 +69,18 @@ class Friend:
     online: bool
     watch_table: int | None
     """A public table, waiting or playing, where the friend sits: a Watch link."""
+    is_bot_account: bool = False
+    """A bot account (a program its owner runs), marked as one beside its name."""
 
 
 def friends_of(*, user) -> list[Friend]:
     """Online first, then by name."""
     rows = list(
         Friendship.objects.filter(person=user)
-        .values_list("friend_id", "friend__username")
+        .values_list("friend_id", "friend__username", "friend__is_bot_account")
         .order_by("friend__username")
     )
-    ids = [friend_id for friend_id, _name in rows]
+    ids = [friend_id for friend_id, _name, _bot in rows]
     online, _visitors = presence.site_people() if ids else (set(), 0)
     tables = dict(
         Seat.objects.filter(
@@ -88,7 +90,8 @@ def friends_of(*, user) -> list[Friend]:
         ).values_list("user_id", "table_id")
     )
     friends = [
-        Friend(friend_id, name, friend_id in online, tables.get(friend_id)) for friend_id, name in rows
+        Friend(friend_id, name, friend_id in online, tables.get(friend_id), bot)
+        for friend_id, name, bot in rows
     ]
     return sorted(friends, key=lambda friend: not friend.online)
 

@@ -30,6 +30,8 @@ class MatchRow:
     outcome: str
     outcome_label: str
     opponents: list[str]
+    bot_accounts: frozenset[str]
+    """Those of ``opponents`` who are bot accounts, marked as such beside their names."""
     scores: list[tuple[str, int]]
     """Each side and its final (or current) total; games won for a classic match played to games."""
     duration: timedelta | None
@@ -100,6 +102,11 @@ def match_rows(matches, *, user) -> list[MatchRow]:
                 outcome=outcome,
                 outcome_label=outcome_label(outcome),
                 opponents=[name for seat, name in enumerate(names) if seat != match.my_seat],
+                bot_accounts=frozenset(
+                    participant.name
+                    for participant in match.participants.all()
+                    if participant.user is not None and participant.user.is_bot_account and participant.name
+                ),
                 scores=list(zip(sides, totals, strict=True)),
                 duration=duration(match),
                 rating=changes.get(match.pk),

@@ -86,7 +86,10 @@ def test_a_bot_account_is_marked_in_the_lobby_the_waiting_room_the_table_history
     profile = logged_in(ion).get(reverse("history:player", args=["robo"])).text
     assert BADGE in profile
     assert "A bot account run by ana: a program that plays through the API. Plays its lowest card." in profile
-    assert BADGE not in logged_in(ion).get(reverse("history:player", args=["ana"])).text
+    person = logged_in(ion).get(reverse("history:player", args=["ana"])).text
+    assert BADGE not in person.split("</h1>")[0], "a person's name is not marked"
+    listed = person.split('data-testid="match-list"')[1]
+    assert f'robo <span class="badge badge-bot" {BADGE}' in listed, "their opponent is"
 
 
 def test_the_pool_and_tournaments_are_for_people(ana):
