@@ -14,7 +14,7 @@ from tables.services import TableError
 from tournaments.services.shared import TournamentError
 
 from ..services import TokenError
-from . import acts, reads  # noqa: F401  (their endpoints register on the router)
+from . import acts, bot, reads  # noqa: F401  (their endpoints register on the router)
 from .routes import router
 
 api = NinjaAPI(
@@ -44,6 +44,10 @@ def _service_refused(request: HttpRequest, error: Exception) -> HttpResponse:
     return api.create_response(request, {"detail": str(error)}, status=409)
 
 
+def _move_refused(request: HttpRequest, error: bot.MoveRefused) -> HttpResponse:
+    return api.create_response(request, {"detail": str(error), "version": error.version}, status=409)
+
+
 def _unauthenticated(request: HttpRequest, error: AuthenticationError) -> HttpResponse:
     return _refused(
         request, TokenError(_("Send a personal access token: Authorization: Bearer <token>."), 401)
@@ -63,6 +67,7 @@ def _http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
 api.add_exception_handler(TokenError, _refused)
 for refusal in (TableError, SocialError, TournamentError, PaceError):
     api.add_exception_handler(refusal, _service_refused)
+api.add_exception_handler(bot.MoveRefused, _move_refused)
 api.add_exception_handler(AuthenticationError, _unauthenticated)
 api.add_exception_handler(InputError, _bad_input)
 api.add_exception_handler(HttpError, _http_error)

@@ -175,7 +175,5 @@ def tournament_join(request: HttpRequest, tournament_id: int, body: TournamentIn
 def tournament_withdraw(request: HttpRequest, tournament_id: int):
     """Leave a tournament: before it starts the entry goes, once it runs the account is paused."""
     who = caller(request)
-    entry = entering.tournament_withdraw(
-        user=who.user, tournament_id=tournament_id, address=who.address
-    )
+    entry = entering.tournament_withdraw(user=who.user, tournament_id=tournament_id, address=who.address)
     return Entered(tournament_id=tournament_id, paused=bool(entry and entry.paused))

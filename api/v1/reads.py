@@ -11,7 +11,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from ninja import Query, Schema
 from ninja.errors import HttpError
-from ninja.streaming import JSONL
 
 from gameplay.models import Match
 from history import selectors as history
@@ -27,7 +26,7 @@ from tournaments.models import Tournament
 
 from ..door import Door
 from ..services import spend_records
-from .routes import caller, router
+from .routes import caller, json_lines, router, streams
 
 PAGE_MAX = 100
 """The most match records one request of one's own matches returns."""
@@ -172,8 +171,10 @@ def match_record(request: HttpRequest, match_id: int) -> dict:
     return public_record(match)
 
 
-@router.get("/me/matches", response=JSONL[dict], auth=Door("read"), tags=["matches"])
-async def my_matches(request: HttpRequest, page: Query[Page]) -> AsyncIterator[dict]:
+@router.get(
+    "/me/matches", auth=Door("read"), tags=["matches"], openapi_extra=streams("One match record a line.")
+)
+async def my_matches(request: HttpRequest, page: Query[Page]):
     """The account's own finished matches, newest first, one public record a line (JSON lines): at most
     ``max`` (1 to 100) of them, before the match id ``before``; the last line's id is the next page's
     ``before``. Each record spends one from the hourly budget of match records."""
@@ -184,10 +185,13 @@ async def my_matches(request: HttpRequest, page: Query[Page]) -> AsyncIterator[d
     if page.before is not None:
         matches = matches.filter(pk__lt=page.before)
     ids = [pk async for pk in matches.order_by("-pk").values_list("pk", flat=True)[:count]]
-    for start in range(0, len(ids), STREAM_CHUNK):
-        chunk = ids[start : start + STREAM_CHUNK]
-        for record in await sync_to_async(_records)(chunk):
-            yield record
+
+    async def records() -> AsyncIterator[dict]:
+        for start in range(0, len(ids), STREAM_CHUNK):
+            for record in await sync_to_async(_records)(ids[start : start + STREAM_CHUNK]):
+                yield record
+
+    return json_lines(records())
 
 
 def _records(ids: list[int]) -> list[dict]:

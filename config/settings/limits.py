@@ -444,6 +444,12 @@ LIMITS = [
         "their own match list: the monthly open data files are the way to read every match.",
         API,
     ),
+    Limit(
+        "API_STREAMS_PER_TOKEN",
+        4,
+        "Match streams one bot account's token may hold open at once (one per match it plays, a few spare).",
+        API,
+    ),
     Limit("API_TABLES_PER_HOUR", 30, "Tables one person may make through the API in an hour.", API),
     Limit(
         "API_MAX_BODY_BYTES",
