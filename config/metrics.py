@@ -15,6 +15,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from prometheus_client.core import GaugeMetricFamily, Metric
 
 from config.celery import app
+from config.holdings import held_here
 from gameplay.models import Match
 from observe.metrics import exposition
 from tables.models import Table
@@ -57,6 +58,21 @@ class SiteCollector:
         yield queued
 
 
+class HeldCollector:
+    """What the process answering holds for its tables, matches, connections and people
+    (``config.holdings``): its own counts, never the other processes' (in multiprocess mode too)."""
+
+    def collect(self) -> Iterator[Metric]:
+        held = GaugeMetricFamily(
+            "septica_process_held",
+            "Structures this process keeps per table, match, connection or person, by name.",
+            labels=["what"],
+        )
+        for what, count in held_here().items():
+            held.add_metric([what], count)
+        yield held
+
+
 def _queue_length(queue: str) -> int:
     """The tasks waiting in Redis for ``queue`` (the embedded mode's queue in memory counts none)."""
     if settings.EMBEDDED:
@@ -82,5 +98,7 @@ def metrics(request: HttpRequest) -> HttpResponse:
     if not allowed(request):
         raise Http404
     return HttpResponse(
-        exposition([SiteCollector()]), content_type=CONTENT_TYPE_LATEST, headers={"Cache-Control": "no-store"}
+        exposition([SiteCollector(), HeldCollector()]),
+        content_type=CONTENT_TYPE_LATEST,
+        headers={"Cache-Control": "no-store"},
     )

@@ -51,16 +51,32 @@ class TableNews(ProcessNews):
         super().__init__()
         self.stamping: asyncio.Future | None = None
         """The heartbeat's stamps under way, which a leaving seat waits for."""
-        self.echoes: Counter[str] = Counter()
+        self.echoes: Counter[tuple[int, str]] = Counter()
         """Messages handed over as they were sent from this process (``hear_here``), not yet back
-        from the channel layer: their echo is dropped, so no viewer renders the same news twice."""
+        from the channel layer: their echo is dropped, so no viewer renders the same news twice. At
+        most ``MAX_ECHOES``, and a table's go when its last page here leaves."""
 
     def group_of(self, key: int) -> str:
         return table_group(key)
 
     def forget_pages(self) -> None:
+        table_ids = self.pages_by_key.keys()  # keys (iterating walks the pages)
+        for table_id in table_ids:
+            SHARED_TABLES.release(table_id)
         super().forget_pages()
         self.echoes.clear()
+
+    async def leave(self, layer, key: int, page: LiveConsumer) -> None:
+        """The table's last page here leaving takes with it what this process kept of the table: its
+        shared read and the echoes still awaited of its news (this process is out of its group now)."""
+        await super().leave(layer, key, page)
+        if key not in self.pages_by_key:
+            SHARED_TABLES.release(key)
+            for echo in [echo for echo in self.echoes if echo[0] == key]:
+                del self.echoes[echo]
+
+    def held(self) -> dict[str, int]:
+        return {**super().held(), "echoes": len(self.echoes)}
 
     def hear_here(self, group: str, message: dict) -> None:
         """A table's news sent from this process (a move made here, on a worker thread): handed to the
@@ -124,11 +140,13 @@ NOT_SHOWN = -1
 """``TableConsumer.shown_version`` before the page's first frame."""
 
 
-def echo_key(message: dict) -> str:
-    return repr(sorted(message.items()))
+def echo_key(message: dict) -> tuple[int, str]:
+    """The table a message is news of, and the message as a key."""
+    return message.get("table"), repr(sorted(message.items()))
 
 
 TABLE_NEWS = TableNews()
+SHARED_TABLES.shown = TABLE_NEWS.pages_by_key.__contains__
 events.hear_here_first(TABLE_NEWS.hear_here)
 
 

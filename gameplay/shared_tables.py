@@ -1,8 +1,13 @@
 """This process's latest read of each table its pages show, shared by all of them: the first page to
-hear of a change reads the table and renders what every viewer has in common, the others reuse it."""
+hear of a change reads the table and renders what every viewer has in common, the others reuse it.
+
+A read is kept only while the table has a page open in this process (``SharedTables.shown``): the
+table's last page leaving releases it (``release``), so a process that serves tables for weeks holds
+the reads of the tables shown now, never of those shown once."""
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -40,13 +45,30 @@ class SharedTable:
 class SharedTables:
     """Every seat of a table hears of the same change; the first one to handle it reads the table
     and renders the common fragments, the others reuse them. Safe across the worker threads: one
-    read per table at a time, so a table's seats wait for one read instead of making four."""
+    read per table at a time, so a table's seats wait for one read instead of making four.
 
-    def __init__(self, size: int = 512) -> None:
+    Bounded twice: a read (and its table's lock) is kept only for a table ``shown`` says has a page
+    here, and never more than ``size`` of them (the least recently used go first)."""
+
+    def __init__(self, size: int = 512, shown: Callable[[int], bool] = lambda _table_id: True) -> None:
         self.size = size
+        self.shown = shown
+        """Whether the table has a page open in this process (set by the table's socket)."""
         self.entries: OrderedDict[int, SharedTable] = OrderedDict()
         self.locks: dict[int, threading.Lock] = {}
         self.lock = threading.Lock()
+
+    def release(self, table_id: int) -> None:
+        """The table's last page here left: its read and its lock go (a read under way for it is not
+        kept either, as ``shown`` no longer says it has a page)."""
+        with self.lock:
+            self.entries.pop(table_id, None)
+            self.locks.pop(table_id, None)
+
+    def held(self) -> dict[str, int]:
+        """How many tables this process holds a read and a lock of (for ``config.holdings``)."""
+        with self.lock:
+            return {"reads": len(self.entries), "locks": len(self.locks)}
 
     def latest(self, table_id: int) -> SharedTable | None:
         """The newest read of the table this process holds (read now if it holds none)."""
@@ -120,12 +142,13 @@ class SharedTables:
 
     def _keep(self, table_id: int, entry: SharedTable | None) -> SharedTable | None:
         with self.lock:
-            if entry is None:
-                # No such table (any more): nothing of it is kept, so connecting to made-up table ids
+            if entry is None or not self.shown(table_id):
+                # No such table (any more), or no page of it here now: nothing of it is kept, so
+                # connecting to made-up table ids, or a read finishing after the last page left,
                 # grows nothing here.
                 self.entries.pop(table_id, None)
                 self.locks.pop(table_id, None)
-                return None
+                return entry
             self.entries[table_id] = entry
             self.entries.move_to_end(table_id)
             while len(self.entries) > self.size:

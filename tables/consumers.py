@@ -264,6 +264,11 @@ class ProcessNews:
         """Drop every page: they belong to an event loop or channel layer no longer listened to."""
         self.pages_by_key.clear()
 
+    def held(self) -> dict[str, int]:
+        """What this process keeps for its pages of this kind, counted (``config.holdings``): each
+        count falls back as the pages, and the keys they were kept under, go."""
+        return {"pages": len(self.pages()), "keys": len(self.pages_by_key.keys())}
+
     async def join(self, layer, key, page: LiveConsumer) -> None:
         """Hand ``page`` the news of its kind, and of ``key``."""
         await self._listening(layer)

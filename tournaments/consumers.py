@@ -71,6 +71,10 @@ class TournamentNews(ProcessNews):
             self.latest.pop(key, None)
             self.behind.discard(key)
 
+    def held(self) -> dict[str, int]:
+        kept = {"latest": len(self.latest), "pushing": len(self.pushing), "behind": len(self.behind)}
+        return {**super().held(), **kept}
+
     def heard(self, message: dict) -> None:
         tournament_id = message.get("tournament")
         if tournament_id not in self.pages_by_key:
