@@ -45,6 +45,8 @@ PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("tournaments", "change_tournament"),  # disqualify a player, cancel, through the actions only
     ("tournaments", "view_entry"),
     ("tournaments", "view_moderatoraction"),
+    ("api", "view_accesstoken"),  # whose, what it may do, when last used; never the token itself
+    ("api", "revoke_accesstoken"),  # a program abusing the site, through the action only
 )
 """What the Moderators group may do: (app label, permission codename) pairs, and nothing else."""
 
@@ -59,6 +61,7 @@ DUTIES: dict[tuple[str, str], Promise] = {
     ("chat", "add_bannedword"): _("add words to the chat's masked words"),
     ("chat", "delete_bannedword"): _("take words off the chat's masked words"),
     ("tournaments", "change_tournament"): _("disqualify a tournament's player, cancel a tournament"),
+    ("api", "revoke_accesstoken"): _("revoke a program's access token"),
 }
 """What each granted right other than reading lets a moderator do, as the privacy page says it."""
 
@@ -74,6 +77,7 @@ NEVER_SHOWN: dict[str, Promise] = {
     "notifications.delivery": _("the notifications sent to someone"),
     "notifications.pushsubscription": _("the devices someone gets notifications on"),
     "axes.accesslog": _("logins"),
+    "api.accesstoken.digest": _("access tokens themselves (the site keeps only a digest)"),
 }
 """Personal data moderators never see (a model, or a model's field), as the privacy page names it; a
 test holds each to the grant and to the admin."""

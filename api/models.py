@@ -40,6 +40,7 @@ class AccessToken(models.Model):
 
     class Meta:
         verbose_name = _("access token")
+        permissions = [("revoke_accesstoken", _("Can revoke another person's access token"))]
         indexes = [models.Index(fields=["owner", "revoked_at"])]
 
     def __str__(self) -> str:

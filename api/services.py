@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -239,7 +240,6 @@ def spend_table(*, token: AccessToken) -> None:
         raise TokenError(budget.refusal, status=429, wait=shortfall.wait)
 
 
-def person_forget(user) -> None:
+def person_forget(*, user_id: int) -> None:
     """A closed account's tokens go with it (those it made and those acting as it)."""
-    AccessToken.objects.filter(owner=user).delete()
-    AccessToken.objects.filter(holder=user).delete()
+    AccessToken.objects.filter(Q(owner_id=user_id) | Q(holder_id=user_id)).delete()

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import login_name
+from api.selectors import tokens_of
 from gameplay.models import Holiday, Match, Move, Participant, RoundResult, SeatChange
 from notifications.models import Delivery, Preference, PushSubscription
 from ratings.models import Rating, RatingChange
@@ -189,6 +190,25 @@ def _holidays(user: User) -> dict[str, list[dict[str, Any]]]:
     }
 
 
+def _access_tokens(user: User) -> dict[str, list[dict[str, Any]]]:
+    """The tokens the person made (never the token: the site keeps only a digest of it)."""
+    return {
+        "access_tokens": [
+            {
+                "name": token.name,
+                "acts_as": token.holder.username,
+                "scopes": token.scopes,
+                "starts_with": token.prefix,
+                "made": _time(token.created_at),
+                "expires": _time(token.expires_at),
+                "last_used": _time(token.last_used_at),
+                "revoked": _time(token.revoked_at),
+            }
+            for token in tokens_of(user)
+        ]
+    }
+
+
 def _reviews(user: User) -> dict[str, list[dict[str, Any]]]:
     return {
         "reviews": [
@@ -355,6 +375,7 @@ def person_data(user: User) -> dict[str, Any]:
         **_ratings(user),
         **_holidays(user),
         **_reviews(user),
+        **_access_tokens(user),
         **_tournaments(user),
         **_social(user),
         **_notifications(user),

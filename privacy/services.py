@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 from accounts import limits
 from accounts import services as account_services
 from accounts.models import User, open_bot_accounts
+from api import services as api_services
 from gameplay import services as gameplay_services
 from notifications import services as notification_services
 from opendata import services as opendata_services
@@ -187,6 +188,7 @@ def account_erase(*, user: User, by: User | None = None) -> bool:
         tournament_services.person_forget(user_id=user.pk)
         notification_services.person_forget(user_id=user.pk)
         review_services.person_forget(user_id=user.pk)
+        api_services.person_forget(user_id=user.pk)
         opendata_services.person_forget(user_id=user.pk)
         chat_traces = _chat_forget(user_id=user.pk)
         DataExport.objects.filter(user=user).delete()

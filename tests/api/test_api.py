@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.urls import reverse
 from django.utils import timezone
@@ -14,6 +15,8 @@ from django.utils import timezone
 from api import services
 from api.models import AccessToken
 from gameplay.models import Match
+from privacy import services as privacy_services
+from privacy.export import person_data
 from social.models import PoolEntry
 from tables.models import Seat, Table
 from tests.factories import make_user
@@ -349,3 +352,35 @@ def test_the_guide_reads_in_both_languages_with_the_sites_limits(client, languag
     settings.API_REQUESTS_PER_MINUTE = 77
     page = client.get(reverse("api:guide"), HTTP_ACCEPT_LANGUAGE=language)
     assert page.status_code == 200 and words in page.content.decode() and "77" in page.content.decode()
+
+
+# --- Moderators and a person's data -------------------------------------------------------------
+
+
+def test_a_moderator_revokes_anothers_token_but_never_sees_their_own(mod_client, ana):
+    moderator = get_user_model().objects.get(pk=mod_client.session["_auth_user_id"])
+    theirs = services.token_create(owner=ana, holder_id=ana.pk, name="scraper", scopes=["read"], days=30)
+    own = services.token_create(
+        owner=moderator, holder_id=moderator.pk, name="mine", scopes=["read"], days=30
+    )
+    listed = mod_client.get(reverse("admin:api_accesstoken_changelist"))
+    assert listed.status_code == 200 and "scraper" in listed.text and "mine" not in listed.text
+    assert theirs.secret not in listed.text and theirs.token.digest not in listed.text
+    for token in (theirs.token, own.token):
+        mod_client.post(
+            reverse("admin:api_accesstoken_changelist"),
+            {"action": "revoke", "_selected_action": [token.pk]},
+        )
+    assert AccessToken.objects.get(pk=theirs.token.pk).revoked_at is not None
+    assert AccessToken.objects.get(pk=own.token.pk).revoked_at is None
+    with pytest.raises(services.TokenError, match="own"):
+        services.token_revoke_as_moderator(moderator=moderator, token_id=own.token.pk)
+
+
+def test_a_persons_tokens_are_in_their_data_and_go_with_their_account(ana):
+    made = services.token_create(owner=ana, holder_id=ana.pk, name="laptop", scopes=["read"], days=30)
+    (listed,) = person_data(ana)["access_tokens"]
+    assert listed["name"] == "laptop" and listed["starts_with"] == made.token.prefix
+    assert made.secret not in json.dumps(person_data(ana), default=str)
+    privacy_services.account_erase(user=ana)
+    assert not AccessToken.objects.exists()

@@ -12,6 +12,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
 from accounts import moderators
+from api import services as api_services
 from gameplay import services as gameplay_services
 from tests.factories import make_user
 
@@ -59,6 +60,7 @@ def test_what_the_page_says_moderators_never_see_they_cannot_open(mod_client):
     gameplay_services.table_create(
         host=ana, game="americana", options={"players": 2}, turn_clock=45, is_private=True
     )
+    api_services.token_create(owner=ana, holder_id=ana.pk, name="a program", scopes=["read"], days=30)
     rights = granted()
     for hidden in moderators.NEVER_SHOWN:
         app_label, model_name, *field = hidden.split(".")
