@@ -29,9 +29,13 @@ from django.conf import settings
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from accounts.services import bot_account_register
+from api import services as api_services
 from bench.management.commands.loadbench import choose, session_cookie
 from config.management.commands.prod import NGINX
-from gameplay.models import Match
+from gameplay import services as gameplay_services
+from gameplay.models import Match, SeatChange
+from tables import services as table_services
 from tests.conftest import (
     ARTIFACTS,
     ROOT,
@@ -156,6 +160,44 @@ def test_a_match_against_a_bot_is_played_to_its_end_through_nginx(production):
             pytest.fail("The match did not end through nginx in time.")
     match = Match.objects.get(table_id=table_id)
     assert match.status == Match.Status.FINISHED and match.moves.filter(actor="bot").exists()
+
+
+def test_the_example_bot_plays_a_whole_match_through_nginx(production):
+    """``examples/septica_bot.py`` as its README runs it, with no Django settings in its environment:
+    it takes the seat a host keeps for it, reads its match's stream through nginx (lines passed on as
+    they come, or it could never move) and plays every one of its turns itself against the site's
+    normal bot, then exits."""
+    owner, host = make_user("ion"), make_user("ana")
+    bot = bot_account_register(owner=owner, username="exemplu", description="The repository's example.")
+    secret = api_services.token_create(owner=owner, holder_id=bot.pk, name="example", scopes=["bot"], days=30)
+    table = gameplay_services.table_create(
+        host=host,
+        game="classic",
+        options={"players": 2, "match": "games1"},
+        turn_clock=45,
+        is_private=False,
+        fast_bots=True,
+    )
+    # The host's own seat goes to the site's normal bot (as a moderator's replacement gives it), so the
+    # match is the example bot's against the site's; the bot account's seat is kept for it.
+    gameplay_services.player_replace_with_bot(table_id=table.pk, position=0)
+    table_services.seat_bot_account(table_id=table.pk, by=host, bot_user=bot, position=1)
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO")}
+    played = subprocess.run(
+        [sys.executable, "examples/septica_bot.py", "--once", "--poll", "0.5"],
+        cwd=ROOT,
+        env={**env, "SEPTICA_URL": f"http://{production}", "SEPTICA_TOKEN": secret.secret},
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert played.returncode == 0, played.stderr
+    assert "choosing as the site's normal bot" in played.stderr and "finished" in played.stderr
+    match = Match.objects.get(table_id=table.pk)
+    assert match.status == Match.Status.FINISHED
+    assert set(match.moves.filter(seat=0).values_list("actor", flat=True)) == {"bot"}
+    assert set(match.moves.filter(seat=1).values_list("actor", flat=True)) == {"player"}
+    assert not SeatChange.objects.filter(match=match, seat=1).exists()  # never stood in for
 
 
 def test_static_files_come_compressed_with_far_future_caching(production):
