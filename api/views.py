@@ -21,6 +21,7 @@ GUIDE_LIMITS = (
     "API_ANONYMOUS_REQUESTS_PER_MINUTE",
     "API_MATCH_RECORDS_PER_HOUR",
     "API_TABLES_PER_HOUR",
+    "API_STREAMS_PER_TOKEN",
     "API_MAX_BODY_BYTES",
 )
 """The budgets the guide states, read from the settings so it never says other numbers than the site's."""
