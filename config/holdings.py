@@ -1,10 +1,10 @@
 """What a server process holds for the tables, matches, connections and people it serves, counted.
 
-Every structure here either falls back as its owner goes (a page closing, a table's last page here
-leaving) or is bounded by design (its size is said where it is made). ``/metrics`` reports the counts
-of the process answering (``septica_process_held``), which is how ``manage.py soak`` and the churn
-test read a running Daphne's: after the pages close, every count but the bounded memos' is back where
-it started.
+Every structure here falls back as its owner goes (a page closing, a table's last page here
+leaving), and those that could still fill are bounded by design besides (``SharedTables.size``,
+``MarkupMemo.size``, ``MAX_ECHOES``). ``/metrics`` reports the counts of the process answering
+(``septica_process_held``), which is how ``manage.py soak`` and the churn test read a running
+Daphne's: once the pages close, every count is back where it started.
 """
 
 from channels.layers import channel_layers
@@ -17,10 +17,6 @@ from social.consumers import PERSON_NEWS
 from tables.consumers import LOBBY_NEWS
 from tournaments.consumers import TOURNAMENT_NEWS
 
-BOUNDED = {"markup memo": MARKUP.size}
-"""The structures kept at a fixed size whatever comes and goes, and that size (a memo of markup
-shared by every table: it fills and stays full)."""
-
 
 def held_here() -> dict[str, int]:
     """Each structure's count in this process, by a name saying whose it is."""
@@ -32,6 +28,7 @@ def held_here() -> dict[str, int]:
     held.update({f"shared table {name}": count for name, count in SHARED_TABLES.held().items()})
     held["seats open here"] = len(OPEN_HERE.seats)
     held["markup memo"] = len(MARKUP.entries)
+    held["markup memo owners"] = len(MARKUP.owned)
     held["channel layer groups"] = sum(len(vars(layer).get("groups", ())) for layer in _loop_layers())
     return held
 

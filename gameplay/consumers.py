@@ -26,6 +26,7 @@ from tables.events import table_group
 from tables.fragments import FORBIDDEN
 
 from . import frames, presence, selectors, services, socket_parts
+from .frames import MARKUP
 from .models import Move
 from .shared_tables import SHARED_TABLES, SharedTable
 
@@ -63,15 +64,18 @@ class TableNews(ProcessNews):
         table_ids = self.pages_by_key.keys()  # keys (iterating walks the pages)
         for table_id in table_ids:
             SHARED_TABLES.release(table_id)
+            MARKUP.release(table_id)
         super().forget_pages()
         self.echoes.clear()
 
     async def leave(self, layer, key: int, page: LiveConsumer) -> None:
         """The table's last page here leaving takes with it what this process kept of the table: its
-        shared read and the echoes still awaited of its news (this process is out of its group now)."""
+        shared read, the markup rendered for it, and the echoes still awaited of its news (this
+        process is out of its group now)."""
         await super().leave(layer, key, page)
         if key not in self.pages_by_key:
             SHARED_TABLES.release(key)
+            MARKUP.release(key)
             for echo in [echo for echo in self.echoes if echo[0] == key]:
                 del self.echoes[echo]
 
@@ -146,7 +150,7 @@ def echo_key(message: dict) -> tuple[int, str]:
 
 
 TABLE_NEWS = TableNews()
-SHARED_TABLES.shown = TABLE_NEWS.pages_by_key.__contains__
+SHARED_TABLES.shown = MARKUP.live = TABLE_NEWS.pages_by_key.__contains__
 events.hear_here_first(TABLE_NEWS.hear_here)
 
 
@@ -326,14 +330,15 @@ class TableConsumer(CountedSocket, LiveConsumer):
         told = shared.told.setdefault(self.language, {})
         screen = selectors.table_screen(snapshot, self.scope["user"], common=told)
         context = {"table": table, "screen": screen, "notice": ""}
-        fragments = frames.play_fragments(
-            self.render,
-            context,
-            sent=self.sent,
-            events=self._events_since(shared, screen.names),
-            shared=shared.fragments,
-            language=self.language,
-        )
+        with MARKUP.owned_by(self.table_id):  # the table's pieces go with its last page here
+            fragments = frames.play_fragments(
+                self.render,
+                context,
+                sent=self.sent,
+                events=self._events_since(shared, screen.names),
+                shared=shared.fragments,
+                language=self.language,
+            )
         return room + "".join(fragments)
 
     def _events_since(self, shared: SharedTable, names: list[str]) -> list[dict]:

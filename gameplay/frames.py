@@ -11,7 +11,9 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import partial
 
@@ -40,12 +42,41 @@ class MarkupMemo:
     the next most of those pieces are the same for every viewer: the seat that did not move, the
     cards still in hand, the sheet until a round ends. The pieces' templates read only the values
     passed to them (and the language), and those values are plain dataclasses, strings and numbers
-    whose ``repr`` says everything they hold, so equal reprs mean equal markup."""
+    whose ``repr`` says everything they hold, so equal reprs mean equal markup.
 
-    def __init__(self, size: int) -> None:
+    At most ``size`` entries, the least recently used going first; and an entry first rendered for
+    an owner (a table's update, ``owned_by``) goes with that owner (``release``): a table's pieces
+    (its people's tiles, its turn lines) are of no use to any other, and a process that serves tables
+    for weeks keeps those of the tables shown now, not a memo filled with the ones that ended. A piece
+    every table shows alike (a card) goes too, and the next table to show it renders it again."""
+
+    def __init__(self, size: int, live: Callable[[Hashable], bool] = lambda _owner: True) -> None:
         self.size = size
+        self.live = live
+        """Whether an owner has not ended yet: what is rendered for one that has (a table's update
+        finishing after its last page left) is not kept."""
         self.entries: OrderedDict[tuple[str, ...], str] = OrderedDict()
+        self.owners: dict[tuple[str, ...], Hashable] = {}
+        """The owner each owned entry was first rendered for."""
+        self.owned: dict[Hashable, set[tuple[str, ...]]] = {}
+        """Each owner's entries."""
         self.lock = threading.Lock()
+
+    @contextmanager
+    def owned_by(self, owner: Hashable) -> Iterator[None]:
+        """Entries rendered within are ``owner``'s (on this thread or task only)."""
+        token = _OWNER.set(owner)
+        try:
+            yield
+        finally:
+            _OWNER.reset(token)
+
+    def release(self, owner: Hashable) -> None:
+        """The owner ended: its entries go."""
+        with self.lock:
+            for key in self.owned.pop(owner, ()):
+                self.entries.pop(key, None)
+                del self.owners[key]
 
     def render(
         self, render: Render, template_name: str, values: dict, language: str, *, key: tuple = ()
@@ -59,12 +90,30 @@ class MarkupMemo:
                 self.entries.move_to_end(key)
                 return html
         html = render(template_name, values)
+        owner = _OWNER.get()
         with self.lock:
+            if owner is not None and not self.live(owner):
+                return html
             self.entries[key] = html
+            if owner is not None and key not in self.owners:
+                self.owners[key] = owner
+                self.owned.setdefault(owner, set()).add(key)
             if len(self.entries) > self.size:
-                self.entries.popitem(last=False)
+                evicted, _html = self.entries.popitem(last=False)
+                self._disown(evicted)
         return html
 
+    def _disown(self, key: tuple[str, ...]) -> None:
+        owner = self.owners.pop(key, None)
+        if owner is not None:
+            keys = self.owned[owner]
+            keys.discard(key)
+            if not keys:
+                del self.owned[owner]
+
+
+_OWNER: ContextVar[Hashable | None] = ContextVar("markup_owner", default=None)
+"""Whose the entries rendered now are (``MarkupMemo.owned_by``): none outside a table's update."""
 
 MARKUP = MarkupMemo(size=16384)
 """About sixteen megabytes at most: an entry (its key and markup) is about a kilobyte for a tile or a
