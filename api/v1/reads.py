@@ -59,6 +59,8 @@ class PlayerOut(Schema):
 
 class LeaderboardOut(Schema):
     game: str
+    bots: bool
+    """The bot accounts' own leaderboard, or the people's."""
     page: int
     pages: int
     players: list[PlayerOut]
@@ -67,6 +69,8 @@ class LeaderboardOut(Schema):
 class SeatOut(Schema):
     position: int
     player: str | None
+    bot_account: bool
+    """The player is a bot account (a program playing through the API), not a person."""
     bot: str | None
     free: bool
 
@@ -130,13 +134,15 @@ def me(request: HttpRequest):
 
 
 @router.get("/leaderboards/{game}", response=LeaderboardOut, auth=Door(anonymous=True), tags=["ratings"])
-def leaderboard(request: HttpRequest, game: str, page: int = 1):
-    """A game's leaderboard, 100 players a page: established players with a rated match in 30 days."""
+def leaderboard(request: HttpRequest, game: str, page: int = 1, bots: bool = False):
+    """A game's leaderboard, 100 players a page: established players with a rated match in 30 days;
+    with ``bots=true`` the bot accounts' leaderboard of their own."""
     if game not in Game.values:
         raise HttpError(404, _("There is no such game."))
-    board = ratings.leaderboard(game=game, page=page, viewer=_AnonymousViewer)
+    board = ratings.leaderboard(game=game, page=page, viewer=_AnonymousViewer, bots=bots)
     return LeaderboardOut(
         game=game,
+        bots=bots,
         page=board.page.number,
         pages=board.page.paginator.num_pages,
         players=[
@@ -229,6 +235,7 @@ def _seat(seat) -> SeatOut:
     return SeatOut(
         position=seat.position,
         player=seat.user.public_name if seat.user_id else None,
+        bot_account=bool(seat.user_id and seat.user.is_bot_account),
         bot=seat.bot_level or None,
         free=not seat.user_id and not seat.bot_level,
     )

@@ -251,6 +251,7 @@ def test_my_matches_stream_as_json_lines_newest_first_in_pages(client, ana, ion)
 def test_leaderboards_tables_and_tournaments_need_no_token(client, ana, ion):
     board = get(client, "/api/v1/leaderboards/classic").json()
     assert board["game"] == "classic" and board["page"] == 1 and board["players"] == []
+    assert get(client, "/api/v1/leaderboards/classic", bots="true").json()["bots"] is True
     assert get(client, "/api/v1/leaderboards/chess").status_code == 404
     waiting = seated_match("americana", [ana], {"players": 3})
     Table.objects.filter(pk=waiting.table_id).update(status=Table.Status.WAITING, is_private=False)
@@ -347,7 +348,7 @@ def test_the_openapi_description_and_its_page_are_served_from_the_site(client):
     assert b"cdn" not in page.content.lower()
 
 
-@pytest.mark.parametrize(("language", "words"), [("en", "Tokens"), ("ro", "Jetoane")])
+@pytest.mark.parametrize(("language", "words"), [("en", "Tokens"), ("ro", "Chei de acces")])
 def test_the_guide_reads_in_both_languages_with_the_sites_limits(client, language, words, settings):
     settings.API_REQUESTS_PER_MINUTE = 77
     page = client.get(reverse("api:guide"), HTTP_ACCEPT_LANGUAGE=language)
