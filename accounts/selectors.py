@@ -41,6 +41,11 @@ def still_active(*, user_id: int) -> bool:
     return User.objects.filter(pk=user_id, is_active=True, erased_at__isnull=True).exists()
 
 
+def bot_account_named(username: str) -> User | None:
+    """The open bot account of that name, whatever its case; None when there is none."""
+    return User.objects.filter(username__iexact=username, is_bot_account=True, erased_at__isnull=True).first()
+
+
 def bot_accounts_of(*, owner: User) -> list[User]:
     """The bot accounts ``owner`` runs and has not closed, oldest first."""
     return list(open_bot_accounts(owner))

@@ -331,8 +331,9 @@ def player_kick(*, table_id: int, by, position: int | None) -> Seat:
 
 
 @transaction.atomic(durable=True)
-def seat_bot_account(*, table_id: int, by, bot_user, position: int | None) -> Seat:
-    """The host seats a bot account on a free seat before the start. Their own bot account sits down at
+def seat_bot_account(*, table_id: int, by, bot_user, position: int | None = None) -> Seat:
+    """The host seats a bot account on a free seat (``position``, else the first) before the start.
+    Their own bot account sits down at
     once; anyone else's is offered the seat: it is kept for the bot account (as a rematch keeps one)
     until it takes it through the API (``seat_take``), declines it (``seat_decline``) or the host frees
     it (``player_kick``). A bot account's owner decides where it plays, not a stranger's host."""
@@ -344,6 +345,11 @@ def seat_bot_account(*, table_id: int, by, bot_user, position: int | None) -> Se
         raise TableError(_("Only an open bot account can be seated this way."))
     if table.seats.filter(user=bot).exists() or table.seats.filter(reserved_for=bot).exists():
         raise TableError(_("This bot account is at this table already."))
+    if position is None:
+        free = table.seats.filter(user__isnull=True, bot_level="", reserved_for__isnull=True)
+        position = free.order_by("position").values_list("position", flat=True).first()
+        if position is None:
+            raise TableError(_("Every seat at this table is taken."))
     seat = _seat(table, position)
     if not seat.is_free or seat.reserved_for_id is not None:
         raise TableError(_("That seat is not free."))

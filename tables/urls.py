@@ -11,5 +11,6 @@ urlpatterns = [
     path("<int:table_id>/leave/", views.seat_leave, name="leave"),
     path("<int:table_id>/bot/", views.bot_add, name="bot_add"),
     path("<int:table_id>/bot/remove/", views.bot_remove, name="bot_remove"),
+    path("<int:table_id>/bot-account/", views.bot_account_seat, name="bot_account_seat"),
     path("<int:table_id>/kick/", views.player_kick, name="kick"),
 ]

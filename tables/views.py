@@ -3,10 +3,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.selectors import bot_account_named
+
 from . import selectors, services
-from .forms import BotForm
+from .forms import BotAccountForm, BotForm
 from .models import Game, Table
 
 
@@ -99,6 +102,24 @@ def bot_add(request: HttpRequest, table_id: int) -> HttpResponse:
             table_id=table_id, by=request.user, position=_position(request), level=level
         ),
     )
+
+
+@login_required
+@require_POST
+def bot_account_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The host seats a bot account by its name: their own sits down, another's is kept a seat."""
+
+    form = BotAccountForm(request.POST)
+
+    def seat() -> None:
+        bot = bot_account_named(form.cleaned_data["username"]) if form.is_valid() else None
+        if bot is None:
+            raise services.TableError(_("There is no bot account of that name."))
+        services.seat_bot_account(
+            table_id=table_id, by=request.user, bot_user=bot, position=_position(request)
+        )
+
+    return _seat_change(request, table_id, seat)
 
 
 @login_required

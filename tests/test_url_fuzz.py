@@ -127,6 +127,7 @@ def real_values(visitors) -> dict[str, str]:
         "match_id": str(table.pk),
         "tournament_id": str(arena.pk),
         "notice_id": str(Notice.objects.get(recipient=player).pk),
+        "bot_id": str(player.pk),
         "token": table.invite_token,
         "username": player.username,
         "object_id": str(player.pk),

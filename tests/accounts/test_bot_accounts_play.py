@@ -195,3 +195,29 @@ def test_a_quiet_bot_account_is_taken_over_when_its_clock_runs_out(ana):
     assert gameplay_services.sweep() == 1
     seat = Seat.objects.get(table=table, position=1)
     assert seat.user == bot and seat.is_taken_over, "a stand-in plays for the bot account, as for anyone"
+    match.refresh_from_db()
+    _seat, action = first_legal(match)
+    gameplay_services.act(
+        match_id=match.pk, seat=1, action=action, expected_version=match.version, reclaim=True
+    )
+    assert not Seat.objects.get(table=table, position=1).is_taken_over, "its own move takes the seat back"
+
+
+def test_the_host_seats_a_bot_account_by_its_name_from_the_waiting_room(ana, ion):
+    table = public_table(ana, players=3, game="americana")
+    make_bot(ana, "Mine")
+    client = logged_in(ana)
+    assert 'data-testid="bot-account-seat"' in client.get(reverse("gameplay:table", args=[table.pk])).text
+    assert (
+        'data-testid="bot-account-seat"'
+        not in logged_in(ion).get(reverse("gameplay:table", args=[table.pk])).text
+    )
+    seat_url = reverse("tables:bot_account_seat", args=[table.pk])
+    page = client.post(seat_url, {"username": "nobody"}, follow=True).text
+    assert "There is no bot account of that name." in page
+    page = client.post(seat_url, {"username": "mine"}, follow=True).text
+    assert table.seats.get(position=1).user.username == "Mine" and BADGE in page
+    make_bot(ion, "Theirs")
+    page = client.post(seat_url, {"username": "Theirs", "position": "2"}, follow=True).text
+    assert table.seats.get(position=2).reserved_for.username == "Theirs"
+    assert "kept for Theirs" in page
