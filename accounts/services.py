@@ -261,13 +261,17 @@ def user_ban(*, user: User, by: User) -> bool:
     """Ban ``user`` on ``by``'s word: they cannot log in, and are logged out on their next request. True
     when this call banned them (banning the banned changes nothing). Once it commits,
     ``signals.user_banned`` tells the apps above, which take the person off their tables and close their
-    live pages: the one way a ban is made, so every door applies the same rules and reactions."""
+    live pages: the one way a ban is made, so every door applies the same rules and reactions. The bot
+    accounts they run are banned with them (nobody is left to answer for them); reinstating the person
+    leaves those to be reinstated one by one."""
     locked = _locked_for(user=user, by=by)
     if not locked.is_active:
         return False
+    banned = [locked.pk, *open_bot_accounts(locked).filter(is_active=True).values_list("pk", flat=True)]
+    User.objects.filter(pk__in=banned).update(is_active=False)
     locked.is_active = user.is_active = False
-    locked.save(update_fields=["is_active"])
-    transaction.on_commit(lambda: signals.user_banned.send(sender=User, user_id=locked.pk))
+    for user_id in banned:
+        transaction.on_commit(lambda user_id=user_id: signals.user_banned.send(sender=User, user_id=user_id))
     return True
 
 

@@ -164,3 +164,15 @@ def test_the_admin_tells_bot_accounts_and_their_owners(ana):
     root = make_user("root", is_superuser=True, is_staff=True)
     page = logged_in(root).get(reverse("admin:accounts_user_changelist") + "?is_bot_account__exact=1").text
     assert "adminbot" in page and "root" not in page.split("<tbody>")[1]
+
+
+def test_banning_the_owner_bans_their_bot_accounts_and_reinstating_them_leaves_those_banned(ana):
+    bot = register_bot(ana, "banned_with")
+    root = make_user("root", is_superuser=True, is_staff=True)
+    assert services.user_ban(user=ana, by=root)
+    bot.refresh_from_db()
+    assert not bot.is_active
+    assert services.user_reinstate(user=ana, by=root)
+    bot.refresh_from_db()
+    assert not bot.is_active, "a moderator reinstates a bot account on its own"
+    assert services.user_reinstate(user=bot, by=root)
