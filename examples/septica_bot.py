@@ -76,20 +76,24 @@ def at_random(line: dict, rng: random.Random) -> dict:
 def play(site: Site, match_id: int, choose) -> str:
     """Play one match to its end; its last status ("finished", or "aborted" if it was closed)."""
     rng = random.Random()
-    # A ping line comes at least every 20 seconds: a minute of silence is a connection lost.
-    with site.open("GET", f"{API}/games/{match_id}/stream", timeout=60) as stream:
-        for raw in stream:
-            line = json.loads(raw)
-            if line["type"] != "state":
-                continue  # a ping
-            if line["status"] != "playing":
-                print(f"match {match_id}: {line['status']}, {line['result']}", file=sys.stderr)
-                return line["status"]
-            if line["your_turn"]:
-                move = {"action": choose(line, rng), "version": line["version"]}
-                # Refused (409) when the match moved on meanwhile: the next line says where it stands.
-                site.call("POST", f"{API}/games/{match_id}/move", move)
-    raise ConnectionError(f"match {match_id}: the stream ended before the match")
+    while True:
+        # A ping line comes at least every 20 seconds: a minute of silence is a connection lost.
+        with site.open("GET", f"{API}/games/{match_id}/stream", timeout=60) as stream:
+            for raw in stream:
+                line = json.loads(raw)
+                if line["type"] == "reconnect":
+                    break  # the stream's hour is up: open another
+                if line["type"] != "state":
+                    continue  # a ping
+                if line["status"] != "playing":
+                    print(f"match {match_id}: {line['status']}, {line['result']}", file=sys.stderr)
+                    return line["status"]
+                if line["your_turn"]:
+                    move = {"action": choose(line, rng), "version": line["version"]}
+                    # Refused (409) when the match moved on meanwhile: the next line says where it stands.
+                    site.call("POST", f"{API}/games/{match_id}/move", move)
+            else:
+                raise ConnectionError(f"match {match_id}: the stream ended before the match")
 
 
 def run(site: Site, choose, *, once: bool, poll: float) -> int:

@@ -32,6 +32,10 @@ BOT = Door("bot")
 KEEPALIVE_SECONDS = 20.0
 """A line (``{"type": "ping"}``) at least this often, so proxies keep an idle stream open; and the
 match is read again then, should a change's news have been lost (Redis restarting)."""
+STREAM_SECONDS = 3600
+"""A stream ends after this long with a ``{"type": "reconnect"}`` line (the reader opens another): what a
+reader that never reads leaves piled in the server's send buffer is at most an hour of lines, and a
+match at its players' own pace, which may last days, holds no stream for all of them."""
 STREAM_SLOT_SECONDS = 3 * 3600
 """A token's count of open streams is forgotten this long after its last change (a server process
 that died with streams open never gives its slots back)."""
@@ -197,8 +201,9 @@ def _give_slot(token_id: int) -> None:
 async def bot_stream(request: HttpRequest, match_id: int):
     """The seat's match, one JSON line after every change (the first at once), until the match is over:
     its last line has ``status`` "finished" (or "aborted") and the result. Lines are the latest state, not
-    every step: a reader that falls behind gets where the match stands now. At most
-    ``API_STREAMS_PER_TOKEN`` streams are open per token."""
+    every step: a reader that falls behind gets where the match stands now. After an hour a stream ends
+    with a ``{"type": "reconnect"}`` line: open it again. At most ``API_STREAMS_PER_TOKEN`` streams are
+    open per token."""
     who = caller(request)
     user = _bot_account(who)
     first = await sync_to_async(seat_line)(match_id, user.pk)
@@ -214,6 +219,7 @@ async def _seat_lines(line: dict, match_id: int, user_id: int, token_id: int) ->
     channel = await layer.new_channel()
     group = table_group(await sync_to_async(_table_of)(match_id))
     await layer.group_add(group, channel)
+    ends = asyncio.get_running_loop().time() + STREAM_SECONDS
     try:
         sent = None
         while True:
@@ -221,6 +227,9 @@ async def _seat_lines(line: dict, match_id: int, user_id: int, token_id: int) ->
                 yield line
                 sent = line["version"]
             if line["status"] != Match.Status.PLAYING:
+                return
+            if asyncio.get_running_loop().time() >= ends:
+                yield {"type": "reconnect"}
                 return
             try:
                 await asyncio.wait_for(layer.receive(channel), KEEPALIVE_SECONDS)

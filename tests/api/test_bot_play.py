@@ -13,6 +13,7 @@ from django.core.cache import caches
 from django.test import AsyncClient
 
 from api import services as api_services
+from api.v1 import bot as bot_endpoints
 from gameplay import services as gameplay_services
 from gameplay.engine import get_game
 from gameplay.models import Match
@@ -184,3 +185,18 @@ async def test_the_stream_ends_with_the_match(client):
     assert last["status"] == "aborted"
     with pytest.raises(StopAsyncIteration):
         await asyncio.wait_for(anext(lines), 15)
+
+
+async def test_a_stream_ends_after_its_time_with_a_line_saying_to_reconnect(client, monkeypatch):
+    monkeypatch.setattr(bot_endpoints, "STREAM_SECONDS", 0)
+    table, secret, _bot = await sync_to_async(table_with_bot)("classic", 2)
+    api = AsyncClient()
+    await api.post(f"/api/v1/bot/offers/{table.pk}/accept", headers=auth(secret))
+    match = await Match.objects.aget(table=table)
+    _response, lines = await lines_of(api, match.pk, secret)
+    assert (await next_line(lines))["type"] == "state"
+    assert (await next_line(lines)) == {"type": "reconnect"}
+    with pytest.raises(StopAsyncIteration):
+        await asyncio.wait_for(anext(lines), 15)
+    _again, more = await lines_of(api, match.pk, secret)  # its stream slot was given back
+    assert (await next_line(more))["type"] == "state"
