@@ -23,6 +23,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from accounts.models import User
+from api import services as api_services
 from config import health
 from gameplay import services as gameplay_services
 from privacy import services as privacy_services
@@ -120,6 +121,9 @@ def real_values(visitors) -> dict[str, str]:
     cache.set_many({health.WORKER_HEARD: time.time(), health.SWEEP_RAN: time.time()})
     arena = tournament(status=Tournament.Status.RUNNING, starts_in=timedelta(minutes=-1))
     download = privacy_services.export_request(user=player)
+    token = api_services.token_create(
+        owner=player, holder_id=player.pk, name="fuzz", scopes=["read"], days=30
+    )
     privacy_services.export_build(export_id=download.pk)
     return {
         "export_id": str(download.pk),
@@ -128,6 +132,9 @@ def real_values(visitors) -> dict[str, str]:
         "tournament_id": str(arena.pk),
         "notice_id": str(Notice.objects.get(recipient=player).pk),
         "bot_id": str(player.pk),
+        "token_id": str(token.token.pk),
+        "game": "americana",
+        "name": "septica-americana-2026-11.jsonl.zst",
         "token": table.invite_token,
         "username": player.username,
         "object_id": str(player.pk),
