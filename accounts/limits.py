@@ -13,6 +13,7 @@ import math
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import redis.asyncio
 from django.core.cache import caches
@@ -93,13 +94,23 @@ def person_and_address(
     return budgets
 
 
+_writers: dict[str, Any] = {}
+"""The one Redis client this process writes each cache server through, by the server's address."""
+_writers_lock = threading.Lock()
+
+
 def cache_writer(cache: RedisCache):
-    """The Redis client ``cache`` writes through, made once for it: Django's ``get_client`` makes a new
-    one on every call (redis-py copies its table of reply parsers each time, about 50 µs), and one
-    client is safe to share between threads over the cache's connection pool."""
-    client = cache.__dict__.get("kept_writer")
-    if client is None:
-        client = cache.__dict__["kept_writer"] = cache._cache.get_client(write=True)
+    """The Redis client ``cache`` writes through (its first server), made once for the whole process.
+    Django's ``get_client`` makes a new one on every call (redis-py copies its table of reply parsers
+    each time, about 50 µs), and one client is safe to share between threads over its connection pool.
+    Not kept on ``cache`` itself: Django's cache handler makes a backend for every asyncio task, so
+    every websocket would open a pool and a connection of its own (a 64 KiB read buffer each), made
+    and dropped with every page, where the process needs one pool whatever its pages."""
+    server = cache._servers[0]
+    with _writers_lock:
+        client = _writers.get(server)
+        if client is None:
+            client = _writers[server] = cache._cache.get_client(write=True)
     return client
 
 
