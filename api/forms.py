@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .models import Scope
@@ -16,16 +17,14 @@ class TokenForm(forms.Form):
     scopes = forms.MultipleChoiceField(
         label=_("It may"), choices=Scope.choices, widget=forms.CheckboxSelectMultiple, initial=[Scope.READ]
     )
-    days = forms.TypedChoiceField(
-        label=_("Expires after"),
-        coerce=int,
-        choices=[(days, _("%(days)d days") % {"days": days}) for days in EXPIRY_DAYS],
-        initial=90,
-    )
+    days = forms.TypedChoiceField(label=_("Expires after"), coerce=int, initial=90)
 
     def __init__(self, *args, holders, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["holder"].choices = [
-            (user.pk, _("yourself") if index == 0 else _("your bot %(name)s") % {"name": user.username})
-            for index, user in enumerate(holders)
+        self.fields["days"].choices = [
+            (days, gettext("%(days)d days") % {"days": days}) for days in EXPIRY_DAYS
+        ]
+        you, *bots = holders
+        self.fields["holder"].choices = [(you.pk, gettext("yourself"))] + [
+            (bot.pk, gettext("your bot %(name)s") % {"name": bot.username}) for bot in bots
         ]

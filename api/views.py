@@ -33,14 +33,17 @@ def guide(request: HttpRequest) -> HttpResponse:
     return render(request, "api/guide.html", {"limits": limits})
 
 
+NEW_TOKEN = "api-new-token"
+"""Where a new token waits in the person's session for the one page that shows it (then it goes)."""
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def tokens(request: HttpRequest) -> HttpResponse:
-    """The person's tokens and a form for a new one. A new token is shown on this answer only: the
-    site keeps its digest, never the token."""
+    """The person's tokens and a form for a new one. A new token is shown once, on the page the form
+    leads to (reloading it neither shows it again nor makes another): the site keeps its digest only."""
     holders = services.holders_for(request.user)
     form = TokenForm(request.POST or None, holders=holders)
-    made = None
     if request.method == "POST" and form.is_valid():
         try:
             made = services.token_create(
@@ -54,9 +57,17 @@ def tokens(request: HttpRequest) -> HttpResponse:
         except services.TokenError as error:
             form.add_error(None, str(error))
         else:
-            form = TokenForm(holders=holders)
-    context = {"form": form, "made": made, "tokens": selectors.tokens_of(request.user)}
-    return render(request, "api/tokens.html", context, status=201 if made else 200)
+            request.session[NEW_TOKEN] = {"id": made.token.pk, "secret": made.secret}
+            return redirect("api:tokens")
+    shown = request.session.pop(NEW_TOKEN, None)
+    listed = selectors.tokens_of(request.user)
+    made = None
+    if shown is not None:
+        token = next((token for token in listed if token.pk == shown["id"]), None)
+        made = services.Made(token, shown["secret"]) if token is not None else None
+    response = render(request, "api/tokens.html", {"form": form, "made": made, "tokens": listed})
+    response["Cache-Control"] = "no-store"  # the page with a new token is never kept by the browser
+    return response
 
 
 @login_required

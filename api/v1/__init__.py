@@ -23,7 +23,7 @@ api = NinjaAPI(
     urls_namespace="api-v1",
     description=(
         "Read the site's public records and your own, and act for yourself or your bot accounts, "
-        "with a personal access token: Authorization: Bearer <token>."
+        "with a personal access token, sent as `Authorization: Bearer sep_…`. The guide: /api/."
     ),
 )
 api.add_router("", router)

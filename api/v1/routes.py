@@ -43,6 +43,6 @@ def streams(description: str) -> dict:
     """The OpenAPI words for an endpoint answering with JSON lines (ninja describes JSON only)."""
     return {
         "responses": {
-            "200": {"description": description, "content": {JSON_LINES: {"schema": {"type": "object"}}}}
+            200: {"description": description, "content": {JSON_LINES: {"schema": {"type": "object"}}}}
         }
     }
