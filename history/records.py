@@ -44,7 +44,16 @@ _MATCH_FIELDS = (
     "table__turn_clock",
     "table__pace_hours",
 )
-_SEAT_FIELDS = ("match_id", "seat", "bot_level", "name", "user__erased_at", "from_move", "until_move")
+_SEAT_FIELDS = (
+    "match_id",
+    "seat",
+    "bot_level",
+    "name",
+    "user__erased_at",
+    "user__is_bot_account",
+    "from_move",
+    "until_move",
+)
 _MOVE_FIELDS = ("match_id", "seq", "seat", "actor", "created_at")
 _ROUND_FIELDS = ("match_id", "number", "summary")
 
@@ -145,13 +154,15 @@ def _seat(
     bot_level: str,
     name: str,
     erased_at: datetime | None,
+    bot_account: bool | None,
     from_move: int,
     until_move: int | None,
     *,
     taken_over: list[tuple[int, int]],
 ) -> dict[str, Any]:
-    """One holder of a seat as everyone saw them: a bot by its seat's name and level, a person by the
-    name they played under, or "a deleted player" once their account is closed; whether a bot stood
+    """One holder of a seat as everyone saw them: a bot by its seat's name and level, a person (or a bot
+    account, marked as one) by the name they played under, or "a deleted player" once their account is
+    closed; whether a bot stood
     in for them (``taken_over``: the seat and number of every move a bot made standing in)."""
     deleted = not bot_level and (erased_at is not None or not name)
     shown = gettext("a deleted player") if deleted else name
@@ -159,6 +170,7 @@ def _seat(
         "position": position,
         "name": bot_name(position) if bot_level else shown,
         "bot": bot_level or None,
+        "bot_account": bool(bot_account),
         "deleted": deleted,
         "from_move": from_move,
         "until_move": until_move,

@@ -391,3 +391,10 @@ def test_a_persons_tokens_are_in_their_data_and_go_with_their_account(ana):
     assert made.secret not in json.dumps(person_data(ana), default=str)
     privacy_services.account_erase(user=ana)
     assert not AccessToken.objects.exists()
+
+
+def test_a_bot_accounts_seat_is_marked_in_a_match_record(client, ana):
+    robot = make_user("robo", is_bot_account=True, bot_owner=ana, password="!")
+    match = finished_match("classic", [ana, robot], seed=2)
+    seats = get(client, f"/api/v1/matches/{match.pk}", token_for(ana)).json()["seats"]
+    assert [(seat["name"], seat["bot_account"]) for seat in seats] == [("ana", False), ("robo", True)]
