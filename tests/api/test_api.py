@@ -17,6 +17,7 @@ from api.models import AccessToken
 from gameplay.models import Match
 from privacy import services as privacy_services
 from privacy.export import person_data
+from social import services as social_services
 from social.models import PoolEntry
 from tables.models import Seat, Table
 from tests.factories import make_user
@@ -398,3 +399,40 @@ def test_a_bot_accounts_seat_is_marked_in_a_match_record(client, ana):
     match = finished_match("classic", [ana, robot], seed=2)
     seats = get(client, f"/api/v1/matches/{match.pk}", token_for(ana)).json()["seats"]
     assert [(seat["name"], seat["bot_account"]) for seat in seats] == [("ana", False), ("robo", True)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_program_reads_its_invitations_and_accepts_one(client, ana, ion):
+    social_services.friend_request_send(sender=ana, recipient=ion)
+    social_services.friend_request_answer(user=ion, sender_id=ana.pk, accept=True)
+    table_id = post(client, "/api/v1/tables", token_for(ana, "play"), {"game": "classic"}).json()["id"]
+    social_services.invitation_send(by=ana, table_id=table_id, friend_id=ion.pk)
+    (invitation,) = get(client, "/api/v1/me/invitations", token_for(ion)).json()
+    assert invitation["sender"] == "ana" and invitation["table_id"] == table_id
+    seated = post(client, f"/api/v1/notices/{invitation['id']}/accept", token_for(ion, "play"))
+    assert seated.status_code == 200 and Seat.objects.get(table_id=table_id, position=1).user == ion
+    assert get(client, "/api/v1/me/invitations", token_for(ion)).json() == []
+    again = post(client, "/api/v1/notices/999999/accept", token_for(ion, "play"))
+    assert again.status_code == 409 and again.json()["detail"] == "There is no such invitation."
+
+
+def test_a_tournament_reads_alone_and_a_private_one_stays_hidden(client, ana):
+    shown = Tournament.objects.create(
+        name="Duminica",
+        game="classic",
+        options={"players": 2, "match": "points8"},
+        starts_at=timezone.now() + timedelta(hours=2),
+        minutes=30,
+    )
+    hidden = Tournament.objects.create(
+        name="Între noi",
+        game="classic",
+        options={"players": 2, "match": "points8"},
+        starts_at=timezone.now() + timedelta(hours=2),
+        minutes=30,
+        is_private=True,
+        created_by=ana,
+    )
+    assert get(client, f"/api/v1/tournaments/{shown.pk}").json()["name"] == "Duminica"
+    assert get(client, f"/api/v1/tournaments/{hidden.pk}").status_code == 404
+    assert get(client, f"/api/v1/tournaments/{hidden.pk}", token_for(ana)).json()["name"] == "Între noi"

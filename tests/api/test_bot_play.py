@@ -200,3 +200,13 @@ async def test_a_stream_ends_after_its_time_with_a_line_saying_to_reconnect(clie
         await asyncio.wait_for(anext(lines), 15)
     _again, more = await lines_of(api, match.pk, secret)  # its stream slot was given back
     assert (await next_line(more))["type"] == "state"
+
+
+async def test_a_bot_account_turns_down_a_seat_kept_for_it(client):
+    table, secret, _bot = await sync_to_async(table_with_bot)("classic", 2)
+    api = AsyncClient()
+    declined = await api.post(f"/api/v1/bot/offers/{table.pk}/decline", headers=auth(secret))
+    assert declined.status_code == 200 and declined.json() == {"table_id": table.pk, "seat": None}
+    assert (await api.get("/api/v1/bot/offers", headers=auth(secret))).json() == []
+    gone = await api.post(f"/api/v1/bot/offers/{table.pk}/accept", headers=auth(secret))
+    assert gone.status_code == 404
