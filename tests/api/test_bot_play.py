@@ -53,6 +53,15 @@ def table_with_bot(game: str = "americana", players: int = 2):
     return table, bot_token(owner, bot), bot
 
 
+async def seated_bot():
+    """A two-seat classic match begun by a bot account taking the seat a host kept for it: its table,
+    the API's client, the match and the bot account's token."""
+    table, secret, _bot = await sync_to_async(table_with_bot)("classic", 2)
+    api = AsyncClient()
+    await api.post(f"/api/v1/bot/offers/{table.pk}/accept", headers=auth(secret))
+    return table, api, await Match.objects.aget(table=table), secret
+
+
 def auth(secret: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
 
@@ -119,10 +128,7 @@ async def test_a_bot_account_takes_its_offered_seat_and_plays_a_stream_it_may_se
 
 
 async def test_stale_out_of_turn_illegal_and_strangers_moves_are_refused_with_why(client):
-    table, secret, _bot = await sync_to_async(table_with_bot)("classic", 2)
-    api = AsyncClient()
-    await api.post(f"/api/v1/bot/offers/{table.pk}/accept", headers=auth(secret))
-    match = await Match.objects.aget(table=table)
+    _table, api, match, secret = await seated_bot()
     game = get_game("classic")
 
     def post(action: dict, version: int):
@@ -155,10 +161,7 @@ async def test_stale_out_of_turn_illegal_and_strangers_moves_are_refused_with_wh
 
 async def test_a_token_holds_a_capped_number_of_streams(client, settings):
     settings.API_STREAMS_PER_TOKEN = 1
-    table, secret, _bot = await sync_to_async(table_with_bot)("classic", 2)
-    api = AsyncClient()
-    await api.post(f"/api/v1/bot/offers/{table.pk}/accept", headers=auth(secret))
-    match = await Match.objects.aget(table=table)
+    _table, api, match, secret = await seated_bot()
     _response, lines = await lines_of(api, match.pk, secret)
     assert (await next_line(lines))["type"] == "state"
     second = await api.get(f"/api/v1/bot/games/{match.pk}/stream", headers=auth(secret))
@@ -174,10 +177,7 @@ async def test_a_token_holds_a_capped_number_of_streams(client, settings):
 
 
 async def test_the_stream_ends_with_the_match(client):
-    table, secret, _bot = await sync_to_async(table_with_bot)("classic", 2)
-    api = AsyncClient()
-    await api.post(f"/api/v1/bot/offers/{table.pk}/accept", headers=auth(secret))
-    match = await Match.objects.aget(table=table)
+    table, api, match, secret = await seated_bot()
     _response, lines = await lines_of(api, match.pk, secret)
     assert (await next_line(lines))["status"] == "playing"
     await sync_to_async(gameplay_services.table_close)(table_id=table.pk, reason="Closed by a moderator.")
@@ -189,10 +189,7 @@ async def test_the_stream_ends_with_the_match(client):
 
 async def test_a_stream_ends_after_its_time_with_a_line_saying_to_reconnect(client, monkeypatch):
     monkeypatch.setattr(bot_endpoints, "STREAM_SECONDS", 0)
-    table, secret, _bot = await sync_to_async(table_with_bot)("classic", 2)
-    api = AsyncClient()
-    await api.post(f"/api/v1/bot/offers/{table.pk}/accept", headers=auth(secret))
-    match = await Match.objects.aget(table=table)
+    _table, api, match, secret = await seated_bot()
     _response, lines = await lines_of(api, match.pk, secret)
     assert (await next_line(lines))["type"] == "state"
     assert (await next_line(lines)) == {"type": "reconnect"}
