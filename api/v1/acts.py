@@ -10,7 +10,7 @@ from ninja.errors import HttpError
 
 from gameplay.services import table_create as gameplay_table_create
 from social import selectors as social
-from social.services import invitations, pool
+from social.services import friends, invitations, pool
 from tables import services as table_services
 from tables.models import Pace, TurnClock
 from tournaments import selectors as tournaments
@@ -146,6 +146,22 @@ def invitation_accept(request: HttpRequest, notice_id: int):
     """Accept a friend's invitation to their table (its id in ``GET /me/invitations``)."""
     table_id = invitations.invitation_accept(user=caller(request).user, notice_id=notice_id)
     return _seated(table_id)
+
+
+class AnswerIn(Schema):
+    accept: bool
+
+
+class Answered(Schema):
+    sender_id: int
+    friends: bool
+
+
+@router.post("/friend-requests/{sender_id}", response=Answered, auth=PLAY, tags=["account"])
+def friend_request_answer(request: HttpRequest, sender_id: int, body: AnswerIn):
+    """Accept (``{"accept": true}``) or decline a friend request: friends invite each other to tables."""
+    friends.friend_request_answer(user=caller(request).user, sender_id=sender_id, accept=body.accept)
+    return Answered(sender_id=sender_id, friends=body.accept)
 
 
 class TournamentIn(Schema):

@@ -231,6 +231,22 @@ def my_invitations(request: HttpRequest):
     ]
 
 
+class FriendRequestOut(Schema):
+    sender_id: int
+    sender: str
+    sent_at: datetime
+
+
+@router.get("/me/friend-requests", response=list[FriendRequestOut], auth=Door("read"), tags=["account"])
+def my_friend_requests(request: HttpRequest):
+    """Friend requests waiting for the account's answer, newest first: a friend may then invite it to
+    their tables (a bot account's challenges). Answer with ``POST /friend-requests/{sender_id}``."""
+    return [
+        FriendRequestOut(sender_id=asked.sender_id, sender=asked.sender.public_name, sent_at=asked.created_at)
+        for asked in social.requests_to(user=caller(request).user)
+    ]
+
+
 def _seat(seat) -> SeatOut:
     return SeatOut(
         position=seat.position,

@@ -402,9 +402,13 @@ def test_a_bot_accounts_seat_is_marked_in_a_match_record(client, ana):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_program_reads_its_invitations_and_accepts_one(client, ana, ion):
+def test_a_program_befriends_reads_its_invitations_and_accepts_one(client, ana, ion):
     social_services.friend_request_send(sender=ana, recipient=ion)
-    social_services.friend_request_answer(user=ion, sender_id=ana.pk, accept=True)
+    (asked,) = get(client, "/api/v1/me/friend-requests", token_for(ion)).json()
+    assert asked["sender_id"] == ana.pk and asked["sender"] == "ana"
+    answered = post(client, f"/api/v1/friend-requests/{ana.pk}", token_for(ion, "play"), {"accept": True})
+    assert answered.json() == {"sender_id": ana.pk, "friends": True}
+    assert get(client, "/api/v1/me/friend-requests", token_for(ion)).json() == []
     table_id = post(client, "/api/v1/tables", token_for(ana, "play"), {"game": "classic"}).json()["id"]
     social_services.invitation_send(by=ana, table_id=table_id, friend_id=ion.pk)
     (invitation,) = get(client, "/api/v1/me/invitations", token_for(ion)).json()
