@@ -33,11 +33,13 @@ def test_the_data_page_lists_each_file_with_its_size_and_checksum(client, built,
     assert all(word in text for word in words), [word for word in words if word not in text]
 
 
-def test_the_page_is_open_to_anyone_and_the_footer_links_it(client):
+def test_the_page_is_open_to_anyone_and_the_footer_and_the_privacy_page_link_it(client):
     home = client.get("/").content.decode()
     assert f'href="{reverse("opendata:index")}"' in home
     page = client.get(reverse("opendata:index")).content.decode()
     assert "No file yet." in page
+    privacy = client.get(reverse("privacy:policy")).content.decode()
+    assert f'in the monthly <a href="{reverse("opendata:index")}">open data</a> files' in privacy
 
 
 @pytest.mark.parametrize("language", ["en", "ro"])

@@ -13,12 +13,12 @@ and score sheet rows). Then:
 - the file read back through zstd line by line, each line compared with the record of its match.
 
 PostgreSQL only (COPY). The files go to a directory of their own, deleted after unless ``--keep``.
+``--filled YYYY-MM`` measures a month an earlier run filled again, without filling another.
 """
 
 import json
 import os
 import random
-import resource
 import shutil
 import subprocess
 import sys
@@ -54,6 +54,14 @@ PEOPLE = 200
 """Bench players the matches are shared among."""
 BATCH = 2000
 """Matches written per round trip of tables, matches and participants."""
+BUILD_APART = """
+import sys, django
+django.setup()
+from django.core.management import call_command
+call_command("opendata", "--game", sys.argv[1], "--month", sys.argv[2])
+print(next(line for line in open("/proc/self/status") if line.startswith("VmHWM")).split()[1])
+"""
+"""``manage.py opendata`` in a process of its own, printing its peak resident memory (KiB) at the end."""
 
 
 @dataclass
@@ -100,18 +108,27 @@ class Command(WritingBenchmark):
         parser.add_argument("--distinct", type=int, default=300, help="matches played, then repeated")
         parser.add_argument("--game", choices=list(OPTIONS), default="classic")
         parser.add_argument("--keep", action="store_true", help="keep the files (their directory is printed)")
+        parser.add_argument(
+            "--filled", metavar="YYYY-MM", help="measure a month an earlier run filled, adding none"
+        )
 
-    def handle(self, *args, matches: int, distinct: int, game: str, keep: bool, **options) -> None:
+    def handle(
+        self, *args, matches: int, distinct: int, game: str, keep: bool, filled: str, **options
+    ) -> None:
         if connection.vendor != "postgresql":
             raise CommandError("databench writes with COPY: run it on PostgreSQL (DATABASE_URL).")
-        month = self.empty_month(game)
-        started = time.perf_counter()
-        moves = self.fill(game, month, matches, distinct)
-        filled = time.perf_counter() - started
-        self.stdout.write(
-            f"filled {matches} {game} matches of {month:%Y-%m} ({moves} moves) in {filled:.1f} s "
-            f"({(matches + moves) / filled:,.0f} rows/s)"
-        )
+        if filled:
+            month = services.month_of(filled)
+            self.stdout.write(f"{month:%Y-%m}: {selectors.month_matches(game, month).count()} {game} matches")
+        else:
+            month = self.empty_month(game)
+            started = time.perf_counter()
+            moves = self.fill(game, month, matches, distinct)
+            took = time.perf_counter() - started
+            self.stdout.write(
+                f"filled {matches} {game} matches of {month:%Y-%m} ({moves} moves) in {took:.1f} s "
+                f"({(matches + moves) / took:,.0f} rows/s)"
+            )
         root = Path(tempfile.mkdtemp(prefix="databench-"))
         try:
             with override_settings(OPEN_DATA_ROOT=root):
@@ -245,20 +262,22 @@ class Command(WritingBenchmark):
 
     @staticmethod
     def build_apart(game: str, month: date) -> int:
-        """Build ``month`` in a process of its own (``manage.py opendata``); the largest peak resident
-        memory of this process's children so far, KiB."""
+        """Build ``month`` in a process of its own (``manage.py opendata``); that process's peak resident
+        memory, KiB (its own: a child's ``ru_maxrss`` would start from this process's size)."""
         db = connection.settings_dict
         password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
         address = f"{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-        subprocess.run(
-            [sys.executable, "manage.py", "opendata", "--game", game, "--month", f"{month:%Y-%m}"],
+        done = subprocess.run(
+            [sys.executable, "-c", BUILD_APART, game, f"{month:%Y-%m}"],
             cwd=settings.BASE_DIR,
             env={
                 **os.environ,
+                "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings"),
                 "DATABASE_URL": f"postgres://{address}",  # this database, a test's too
                 "OPEN_DATA_ROOT": str(settings.OPEN_DATA_ROOT),
             },
             check=True,
-            stdout=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
         )
-        return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        return int(done.stdout.split()[-1])
