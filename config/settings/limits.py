@@ -415,9 +415,10 @@ LIMITS = [
         "Fair-play reviews of other people's seats one moderator may ask for in a day.",
         REVIEWS,
     ),
-    Limit("API_TOKENS_HELD", 20, "Live access tokens one person may hold, theirs and their bot accounts'.", API),
+    Limit(
+        "API_TOKENS_HELD", 20, "Live access tokens one person may hold, theirs and their bot accounts'.", API
+    ),
     Limit("API_TOKENS_MADE_PER_DAY", 20, "Access tokens one person may make in a day.", API),
-    Limit("API_TOKEN_MAX_DAYS", 365, "The longest an access token may live before it expires.", API, fixed=True),
     Limit("API_REQUESTS_PER_MINUTE", 120, "API requests one access token may make in a minute.", API),
     Limit(
         "API_PERSON_REQUESTS_PER_MINUTE",

@@ -29,7 +29,9 @@ def test_a_person_makes_a_token_reads_the_api_with_it_and_revokes_it(browser: Br
     assert page.evaluate("document.documentElement.scrollWidth") <= 375, "nothing wider than the phone"
     page.screenshot(path=ARTIFACTS / "api-token-made-ro.png", full_page=True)
 
-    answer = context.request.get(f"{live_server_url}/api/v1/me", headers={"Authorization": f"Bearer {secret}"})
+    answer = context.request.get(
+        f"{live_server_url}/api/v1/me", headers={"Authorization": f"Bearer {secret}"}
+    )
     assert answer.status == 200 and answer.json()["username"] == "ana"
     without = context.request.get(f"{live_server_url}/api/v1/me")  # the session cookie alone
     assert without.status == 401
@@ -38,7 +40,9 @@ def test_a_person_makes_a_token_reads_the_api_with_it_and_revokes_it(browser: Br
     assert secret not in page.content(), "a token is shown once"
     page.get_by_test_id("token-revoke").click()
     expect(page.get_by_test_id("token-row")).to_contain_text("revocat")
-    revoked = context.request.get(f"{live_server_url}/api/v1/me", headers={"Authorization": f"Bearer {secret}"})
+    revoked = context.request.get(
+        f"{live_server_url}/api/v1/me", headers={"Authorization": f"Bearer {secret}"}
+    )
     assert revoked.status == 401
     context.close()
 
@@ -47,7 +51,10 @@ def test_the_browsable_description_lists_every_endpoint(browser: Browser, live_s
     context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     refused: list[str] = []
-    page.on("console", lambda message: refused.append(message.text) if "Content Security" in message.text else None)
+    page.on(
+        "console",
+        lambda message: refused.append(message.text) if "Content Security" in message.text else None,
+    )
     page.goto(f"{live_server_url}/api/v1/docs")
     expect(page.locator(".opblock").first).to_be_visible(timeout=20_000)
     assert page.locator(".opblock").count() >= 15
