@@ -47,6 +47,8 @@ PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("tournaments", "view_moderatoraction"),
     ("api", "view_accesstoken"),  # whose, what it may do, when last used; never the token itself
     ("api", "revoke_accesstoken"),  # a program abusing the site, through the action only
+    ("opendata", "view_dump"),
+    ("opendata", "build_dump"),  # a month's open data file built again, through the action only
 )
 """What the Moderators group may do: (app label, permission codename) pairs, and nothing else."""
 
@@ -62,6 +64,7 @@ DUTIES: dict[tuple[str, str], Promise] = {
     ("chat", "delete_bannedword"): _("take words off the chat's masked words"),
     ("tournaments", "change_tournament"): _("disqualify a tournament's player, cancel a tournament"),
     ("api", "revoke_accesstoken"): _("revoke a program's access token"),
+    ("opendata", "build_dump"): _("build a month's open data file again"),
 }
 """What each granted right other than reading lets a moderator do, as the privacy page says it."""
 
