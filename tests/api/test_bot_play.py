@@ -207,3 +207,19 @@ async def test_a_bot_account_turns_down_a_seat_kept_for_it(client):
     assert (await api.get("/api/v1/bot/offers", headers=auth(secret))).json() == []
     gone = await api.post(f"/api/v1/bot/offers/{table.pk}/accept", headers=auth(secret))
     assert gone.status_code == 404
+
+
+async def test_a_bot_account_cannot_play_or_read_a_seat_it_does_not_hold(client):
+    _table, api, match, _secret = await seated_bot()
+    owner = await sync_to_async(make_user)("another_owner")
+    stranger = await sync_to_async(bot_account)(owner, "intruder")
+    secret = await sync_to_async(bot_token)(owner, stranger)
+    move = await api.post(
+        f"/api/v1/bot/games/{match.pk}/move",
+        {"action": {"type": "play", "card": "7S"}, "version": match.version},
+        content_type="application/json",
+        headers=auth(secret),
+    )
+    assert move.status_code == 404
+    assert (await api.get(f"/api/v1/bot/games/{match.pk}/stream", headers=auth(secret))).status_code == 404
+    assert (await Match.objects.aget(pk=match.pk)).version == match.version
