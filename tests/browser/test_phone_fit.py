@@ -167,6 +167,9 @@ def site() -> dict[str, tuple[str, str | None]]:
         "player-page-visitor": "/players/ana/",
         "practice": "/practice/",
         "unsubscribe": f"/notifications/unsubscribe/{unsubscribe_token(ana.pk, 'your_turn')}/",
+        "open-data": "/data/",
+        "open-data-schema": "/data/schema/",
+        "api-guide": "/api/",
     }
     ana_sees = {
         "home": "/",
@@ -195,6 +198,7 @@ def site() -> dict[str, tuple[str, str | None]]:
         "tournaments": "/tournaments/",
         "running-arena": f"/tournaments/{arena.pk}/",
         "finished-tournament": f"/tournaments/{done.pk}/",
+        "api-tokens": "/api/tokens/",
     }
     return {
         **{name: (path, None) for name, path in anyone.items()},
