@@ -48,6 +48,7 @@ OWN_FILES = (
     "practice/__init__.py",
     "practice/offline.py",
     "templates/gameplay/*.html",
+    "templates/includes/bot_badge.html",
     "config/locale/*/LC_MESSAGES/django.mo",
 )
 DJANGO_LEFT_OUT = (

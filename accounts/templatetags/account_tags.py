@@ -1,11 +1,13 @@
 """How an account shows beside its name on every page: a bot account is marked as one."""
 
 from django import template
-from django.utils.html import format_html
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
 
 register = template.Library()
+BADGE = "includes/bot_badge.html"
+"""The badge's markup, which the practice table's seats (rendered in the browser, with no tag
+libraries but its own) include as it is."""
 
 
 @register.simple_tag
@@ -15,8 +17,4 @@ def bot_badge(who) -> SafeString | str:
     marked = who if isinstance(who, bool) else bool(getattr(who, "is_bot_account", False))
     if not marked:
         return ""
-    return format_html(
-        ' <span class="badge badge-bot" data-testid="bot-account-badge" title="{}">{}</span>',
-        gettext("A bot account: a program plays through the API"),
-        gettext("BOT"),
-    )
+    return render_to_string(BADGE)
