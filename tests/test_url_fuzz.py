@@ -133,6 +133,7 @@ def real_values(visitors) -> dict[str, str]:
         "notice_id": str(Notice.objects.get(recipient=player).pk),
         "bot_id": str(player.pk),
         "token_id": str(token.token.pk),
+        "sender_id": str(asking.pk),
         "game": "americana",
         "name": "septica-americana-2026-11.jsonl.zst",
         "token": table.invite_token,
