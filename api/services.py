@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import limits
+from accounts.models import open_bot_accounts
 
 from .models import AccessToken, Scope
 
@@ -56,17 +57,8 @@ def digest_of(secret: str) -> str:
 
 
 def holders_for(owner) -> list:
-    """Whom ``owner`` may make tokens for: themselves, then their live bot accounts."""
-    bots = (
-        get_user_model()
-        .objects.filter(bot_owner=owner, is_bot_account=True, is_active=True, erased_at__isnull=True)
-        .order_by("username")
-    )
-    return [owner, *bots]
-
-
-def _is_bot(user) -> bool:
-    return bool(getattr(user, "is_bot_account", False))
+    """Whom ``owner`` may make tokens for: themselves, then their open bot accounts not banned."""
+    return [owner, *open_bot_accounts(owner).filter(is_active=True)]
 
 
 def token_create(
@@ -82,12 +74,12 @@ def token_create(
     wanted = set(scopes)
     if not wanted or not wanted <= set(Scope.values):
         raise TokenError(_("Choose at least one of the scopes read, play and bot."))
-    if _is_bot(owner):
+    if owner.is_bot_account:
         raise TokenError(_("A bot account's tokens are made by the person who runs it."), status=403)
     holder = next((user for user in holders_for(owner) if user.pk == holder_id), None)
     if holder is None:
         raise TokenError(_("You may make tokens for yourself and your own bot accounts only."), status=403)
-    if wanted & BOT_ONLY and not _is_bot(holder):
+    if wanted & BOT_ONLY and not holder.is_bot_account:
         raise TokenError(_("Only a bot account's token may have the bot scope."))
     budgets = limits.person_and_address(
         "api-tokens",
@@ -132,9 +124,7 @@ def token_revoke(*, by, token_id: int) -> AccessToken:
     token = AccessToken.objects.filter(pk=token_id, owner=by).first()
     if token is None:
         raise TokenError(_("There is no such token of yours."), status=404)
-    AccessToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
-    token.refresh_from_db()
-    return token
+    return _revoked(token)
 
 
 def token_revoke_as_moderator(*, moderator, token_id: int) -> AccessToken:
@@ -146,16 +136,14 @@ def token_revoke_as_moderator(*, moderator, token_id: int) -> AccessToken:
         raise TokenError(
             _("A moderator does not act on their own tokens here: revoke it on your tokens page."), 403
         )
+    return _revoked(token)
+
+
+def _revoked(token: AccessToken) -> AccessToken:
+    """``token`` revoked now, unless it was already (its first revocation's time stands)."""
     AccessToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
     token.refresh_from_db()
     return token
-
-
-def revoke_held_by(*, user_ids: list[int]) -> int:
-    """Revoke every token acting as one of ``user_ids`` (bot accounts closed): how many were live."""
-    return AccessToken.objects.filter(holder_id__in=user_ids, revoked_at__isnull=True).update(
-        revoked_at=timezone.now()
-    )
 
 
 def authenticate(secret: str) -> AccessToken:
@@ -211,6 +199,12 @@ def spend_request(*, token: AccessToken | None, address: str, cost: float = 1.0)
                 f"api:addr:{address}", settings.API_ADDRESS_REQUESTS_PER_MINUTE, per_minute, refusal
             ),
         ]
+    _spend(*budgets, cost=cost)
+
+
+def _spend(*budgets: limits.Budget, cost: float = 1.0) -> None:
+    """Take ``cost`` from every one of ``budgets``, or refuse (429) with the one that ran out and how
+    long to wait for it."""
     if shortfall := limits.spend_all(*budgets, cost=cost):
         raise TokenError(shortfall.budget.refusal, status=429, wait=shortfall.wait)
 
@@ -225,8 +219,7 @@ def spend_records(*, token: AccessToken | None, address: str, count: int) -> Non
         3600,
         _("You have read as many match records as an hour allows: the open data files hold every match."),
     )
-    if shortfall := limits.spend_all(budget, cost=count):
-        raise TokenError(budget.refusal, status=429, wait=shortfall.wait)
+    _spend(budget, cost=count)
 
 
 def spend_table(*, token: AccessToken) -> None:
@@ -236,8 +229,7 @@ def spend_table(*, token: AccessToken) -> None:
         3600,
         _("You have made as many tables as an hour allows: try again later."),
     )
-    if shortfall := limits.spend_all(budget):
-        raise TokenError(budget.refusal, status=429, wait=shortfall.wait)
+    _spend(budget)
 
 
 def person_forget(*, user_id: int) -> None:

@@ -62,7 +62,7 @@ class MoveOut(Schema):
 
 
 def _bot_account(who: Caller):
-    if not getattr(who.user, "is_bot_account", False):
+    if not who.user.is_bot_account:
         raise HttpError(403, _("Only a bot account plays through the API."))
     return who.user
 
@@ -71,7 +71,8 @@ def _bot_account(who: Caller):
 def bot_games(request: HttpRequest):
     """The matches being played at the tables where the bot account sits."""
     user = _bot_account(caller(request))
-    seats = {seat.table_id: seat.position for seat in Seat.objects.filter(user=user, table__status="playing")}
+    playing = Seat.objects.filter(user=user, table__status=Table.Status.PLAYING)
+    seats = {seat.table_id: seat.position for seat in playing}
     matches = Match.objects.filter(table_id__in=seats, status=Match.Status.PLAYING).order_by("pk")
     return [
         GameOut(

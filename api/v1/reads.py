@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 
 from asgiref.sync import sync_to_async
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -107,10 +108,6 @@ class Page(Schema):
     max: int = 50
 
 
-def _is_bot_account(user) -> bool:
-    return bool(getattr(user, "is_bot_account", False))
-
-
 @router.get("/me", response=MeOut, auth=Door("read"), tags=["account"])
 def me(request: HttpRequest):
     """The account the token acts as, and its rating in each game."""
@@ -118,7 +115,7 @@ def me(request: HttpRequest):
     return MeOut(
         id=user.pk,
         username=user.username,
-        bot=_is_bot_account(user),
+        bot=user.is_bot_account,
         joined=user.date_joined,
         ratings=[
             GameRatingOut(
@@ -139,7 +136,8 @@ def leaderboard(request: HttpRequest, game: str, page: int = 1, bots: bool = Fal
     with ``bots=true`` the bot accounts' leaderboard of their own."""
     if game not in Game.values:
         raise HttpError(404, _("There is no such game."))
-    board = ratings.leaderboard(game=game, page=page, viewer=_AnonymousViewer, bots=bots)
+    # as anyone sees it: the API names no "your place" on a board (``/me`` has it)
+    board = ratings.leaderboard(game=game, page=page, viewer=AnonymousUser(), bots=bots)
     return LeaderboardOut(
         game=game,
         bots=bots,
@@ -155,12 +153,6 @@ def leaderboard(request: HttpRequest, game: str, page: int = 1, bots: bool = Fal
             for index, row in enumerate(board.page.object_list)
         ],
     )
-
-
-class _AnonymousViewer:
-    """The leaderboard as anyone sees it: the API names no "your place" on it (``/me`` has it)."""
-
-    is_authenticated = False
 
 
 @router.get("/matches/{match_id}", auth=Door(), tags=["matches"])
@@ -309,7 +301,7 @@ def tournament_list(request: HttpRequest):
     """The tournaments running, then those to come, then the last finished: public ones, and the
     private ones the token's account made or entered."""
     who = caller(request)
-    lists = tournaments.tournament_lists(viewer=who.user or _AnonymousViewer)
+    lists = tournaments.tournament_lists(viewer=who.user or AnonymousUser())
     return [_tournament(t) for t in [*lists.running, *lists.upcoming, *lists.finished]]
 
 
@@ -318,9 +310,7 @@ def tournament_list(request: HttpRequest):
 )
 def tournament_detail(request: HttpRequest, tournament_id: int):
     who = caller(request)
-    tournament = tournaments.tournament_shown(
-        tournament_id=tournament_id, viewer=who.user or _AnonymousViewer
-    )
+    tournament = tournaments.tournament_shown(tournament_id=tournament_id, viewer=who.user or AnonymousUser())
     if tournament is None:
         raise HttpError(404, _("There is no such tournament."))
     return _tournament(tournament)
