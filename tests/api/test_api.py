@@ -22,7 +22,8 @@ from social.models import PoolEntry
 from tables.models import Seat, Table
 from tests.factories import make_user
 from tests.history.helpers import finished_match, seated_match
-from tournaments.models import Entry, Tournament
+from tests.tournaments.conftest import tournament as a_tournament
+from tournaments.models import Entry
 
 pytestmark = pytest.mark.django_db
 
@@ -321,13 +322,7 @@ def test_a_program_accepts_an_invitation_link(client, ana, ion):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_program_joins_a_tournament_and_withdraws(client, ana):
-    tournament = Tournament.objects.create(
-        name="Joi seara",
-        game="americana",
-        options={"players": 2, "target": 101},
-        starts_at=timezone.now() + timedelta(hours=1),
-        minutes=30,
-    )
+    tournament = a_tournament(name="Joi seara", starts_in=timedelta(hours=1))
     secret = token_for(ana, "play")
     joined = post(client, f"/api/v1/tournaments/{tournament.pk}/join", secret)
     assert joined.status_code == 200 and Entry.objects.filter(tournament=tournament, user=ana).exists()
@@ -421,22 +416,8 @@ def test_a_program_befriends_reads_its_invitations_and_accepts_one(client, ana, 
 
 
 def test_a_tournament_reads_alone_and_a_private_one_stays_hidden(client, ana):
-    shown = Tournament.objects.create(
-        name="Duminica",
-        game="classic",
-        options={"players": 2, "match": "points8"},
-        starts_at=timezone.now() + timedelta(hours=2),
-        minutes=30,
-    )
-    hidden = Tournament.objects.create(
-        name="Între noi",
-        game="classic",
-        options={"players": 2, "match": "points8"},
-        starts_at=timezone.now() + timedelta(hours=2),
-        minutes=30,
-        is_private=True,
-        created_by=ana,
-    )
+    shown = a_tournament(name="Duminica")
+    hidden = a_tournament(name="Între noi", is_private=True, created_by=ana)
     assert get(client, f"/api/v1/tournaments/{shown.pk}").json()["name"] == "Duminica"
     assert get(client, f"/api/v1/tournaments/{hidden.pk}").status_code == 404
     assert get(client, f"/api/v1/tournaments/{hidden.pk}", token_for(ana)).json()["name"] == "Între noi"
