@@ -20,7 +20,6 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -37,7 +36,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bench.guard import WritingBenchmark, bench_username
 from bench.management.commands.loadbench import session_cookie
-from config.procfile import daphne_command
+from config import procfile
 from gameplay import services as gameplay_services
 from gameplay.models import Match, Move
 from tables import services as table_services
@@ -120,10 +119,21 @@ class Process:
     """The matches finished by each moment."""
     restarted: float | None = None
     """When it was started again (``time.monotonic()``) after being killed; its warm-up starts anew."""
+    lives: list["Life"] = field(default_factory=list)
+    """Its lives that ended with a kill, each judged from its warm-up's end to the kill."""
 
     def measure(self, moment: str, finished: int) -> None:
         self.memory[moment] = self.now()
         self.finished[moment] = finished
+
+    def judged(self) -> list["Life"]:
+        """Each life's memory from its warm-up's end to its end: those that ended with a kill, then
+        the last, if it lived past its warm-up."""
+        last = []
+        if "start" in self.memory:
+            matches = self.finished["end"] - self.finished["start"]
+            last.append(Life("", self.memory["start"], self.memory["end"], matches))
+        return [*self.lives, *last]
 
     def now(self) -> dict[int, int]:
         """KiB by pid, the process's and each child's."""
@@ -135,6 +145,17 @@ class Process:
 
     def errors(self) -> list[str]:
         return [line for line in self.log.read_text(errors="replace").splitlines() if ERROR_LINE.search(line)]
+
+
+@dataclass(frozen=True)
+class Life:
+    """A process's memory (KiB by pid) at the end of its warm-up and at the end of its life, and the
+    matches finished in between."""
+
+    label: str
+    start: dict[int, int]
+    end: dict[int, int]
+    matches: int
 
 
 @dataclass
@@ -218,12 +239,11 @@ class Command(WritingBenchmark):
             "CELERY_QUEUE": queue,
             "LOG_LEVEL": "WARNING",
         }
-        python = sys.executable
-        commands = {f"daphne :{port}": daphne_command(port) for port in (free_port(), free_port())}
-        commands["celery worker + beat"] = [
-            *(python, "-m", "celery", "-A", "config", "worker", "-B", "--schedule", str(logs / "beat")),
-            *("--pool", "solo", "-Q", queue, "-l", "WARNING"),
-        ]
+        commands = {f"daphne :{port}": procfile.daphne_command(port) for port in (free_port(), free_port())}
+        # The Procfile's worker (its pool of threads, beat embedded), on the soak's queue (CELERY_QUEUE).
+        commands["celery worker + beat"] = procfile.command(
+            "worker", RUN_DIR=str(logs), WORKER_LOG_LEVEL="WARNING"
+        )
         self.env = env
         processes = []
         for name, command in commands.items():
@@ -300,7 +320,7 @@ class Command(WritingBenchmark):
                 await self.report_memory(processes, tally, (now - started) / 60)
             if self.kill_at is not None and tally.worker_killed_at is None and now - started >= self.kill_at:
                 tally.worker_killed_at = (now - started) / 60
-                self.kill_and_restart(processes[2])
+                self.kill_and_restart(processes[2], tally.finished)
             states = await asyncio.to_thread(
                 lambda: list(
                     Match.objects.filter(pk__in=list(watchers)).values_list("pk", "status", "version")
@@ -330,14 +350,17 @@ class Command(WritingBenchmark):
         await asyncio.gather(*watchers.values(), return_exceptions=True)
         tally.moves = await asyncio.to_thread(Move.objects.filter(match__table__host=self.host).count)
 
-    def kill_and_restart(self, process: Process) -> None:
+    def kill_and_restart(self, process: Process, finished: int) -> None:
         """``kill -9`` the process and what it forked (the worker's beat), as a machine losing it would,
-        and start it again: its memory is judged anew after a warm-up of its own."""
+        and start it again: the life that ended is judged up to the kill (if it lived past its
+        warm-up), the new one after a warm-up of its own."""
+        if "start" in process.memory:
+            matches = finished - process.finished["start"]
+            process.lives.append(Life(" (until killed)", process.memory.pop("start"), process.now(), matches))
         os.killpg(process.popen.pid, signal.SIGKILL)
         process.popen.wait()
         process.popen = self.spawn(process.command, process.log)
         process.restarted = time.monotonic()
-        process.memory.pop("start", None)
         self.stdout.write(f"{process.name}: killed with -9 and started again (pid {process.popen.pid})")
 
     async def report_memory(self, processes: list[Process], tally: Tally, minutes: float) -> None:
@@ -397,20 +420,11 @@ class Command(WritingBenchmark):
         )
         worst = 0.0
         for process in processes:
-            if "start" not in process.memory:
+            lives = process.judged()
+            if not lives:
                 write(f"  {process.name:<30}  not judged: no time left after its warm-up")
-                continue
-            matches = process.finished["end"] - process.finished["start"]
-            for pid, start in process.memory["start"].items():
-                end = process.memory["end"].get(pid, 0)
-                growth = (end - start) / start * 100 if start and end else 0.0
-                worst = max(worst, growth)
-                name = process.name if pid == process.popen.pid else f"{process.name} (child)"
-                per_thousand = f"{(end - start) / 1024 / matches * 1000:+7.1f} MiB" if matches else "      -"
-                write(
-                    f"  {name:<30} {pid:>7} {start / 1024:6.1f} MiB {end / 1024:6.1f} MiB {growth:+6.1f}%"
-                    f"  {per_thousand} ({matches} matches)"
-                )
+            for life in lives:
+                worst = max(worst, self.write_life(process, life))
         for name, lines in log_errors.items():
             for line in lines[:5]:
                 write(f"  {name}: {line}")
@@ -419,3 +433,21 @@ class Command(WritingBenchmark):
             f"target (no error, no process growing more than {TARGET_GROWTH:g}% after the warm-up): "
             f"{verdict}; logs in {logs}"
         )
+
+    def write_life(self, process: Process, life: Life) -> float:
+        """A line for each pid of the life (the process and its children); the largest growth in percent."""
+        worst = 0.0
+        main = next(iter(life.start))  # the process itself; its children follow (``Process.now``)
+        for pid, start in life.start.items():
+            end = life.end.get(pid, 0)
+            growth = (end - start) / start * 100 if start and end else 0.0
+            worst = max(worst, growth)
+            name = process.name if pid == main else f"{process.name} (child)"
+            per_thousand = (
+                f"{(end - start) / 1024 / life.matches * 1000:+7.1f} MiB" if life.matches else "      -"
+            )
+            self.stdout.write(
+                f"  {name + life.label:<30} {pid:>7} {start / 1024:6.1f} MiB {end / 1024:6.1f} MiB "
+                f"{growth:+6.1f}%  {per_thousand} ({life.matches} matches)"
+            )
+        return worst
