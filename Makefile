@@ -9,6 +9,8 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 
 export DATABASE_URL_TEST ?= postgres://postgres@127.0.0.1:5432/septica
 export REDIS_URL_TEST ?= redis://127.0.0.1:6379/0
+# The test processes `make test` runs side by side (pytest-xdist); 0 runs the suite in this one.
+TEST_PROCESSES ?= 2
 
 .PHONY: run prod test lint superuser translations messages vendor clean
 
@@ -53,7 +55,7 @@ lint: $(VENV)/.installed-dev
 ## Lint, layer contracts and the whole test suite on PostgreSQL and Redis
 test: lint translations
 	DATABASE_URL=$${DATABASE_URL:-$(DATABASE_URL_TEST)} REDIS_URL=$${REDIS_URL:-$(REDIS_URL_TEST)} \
-		$(BIN)/pytest $(PYTEST_ARGS)
+		$(BIN)/pytest -n $(TEST_PROCESSES) $(PYTEST_ARGS)
 
 ## Refresh the translation catalogues from the code (needs GNU gettext)
 messages: $(VENV)/.installed

@@ -11,6 +11,7 @@ import gzip
 import hashlib
 import io
 import json
+import os
 import shutil
 import zipfile
 from collections.abc import Iterator
@@ -131,11 +132,19 @@ def build() -> dict:
     name = f"python-{digest}.zip"
     for old in [*target.glob("python-*.zip"), *target.glob("python-*.zip.gz")]:
         if not old.name.startswith(name):
-            old.unlink()
-    (target / name).write_bytes(data)
+            old.unlink(missing_ok=True)  # another build of the same tree may have been first
     note = {"file": name, "bytes": len(data), "version": digest}
-    (target / "bundle.json").write_text(json.dumps(note))
+    _replace(target / name, data)
+    _replace(target / "bundle.json", json.dumps(note).encode())
     return note
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """``path`` holding ``data``, put in place whole: a server serving the file meanwhile (or another
+    build of the same bundle) reads the old one or the new one, never half of either."""
+    part = path.with_name(f".{path.name}.{os.getpid()}")
+    part.write_bytes(data)
+    part.replace(path)
 
 
 def current() -> dict | None:

@@ -23,7 +23,10 @@ from django.conf import settings
 from config.procfile import daphne_command
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+"""This test process's name when the suite runs in several (pytest-xdist's gw0, gw1, ...), else ""."""
+ARTIFACTS = ROOT / "test-artifacts" / WORKER
+"""Where the tests' logs and screenshots go: a folder per test process, so no two write one file."""
 TEST_QUEUE = f"test-{uuid.uuid4().hex}"
 """Tasks queued by this test session go to a queue of its own, never to a running site's workers."""
 
@@ -45,10 +48,28 @@ def pytest_configure(config) -> None:
 
     from config.celery import app
 
+    if WORKER:
+        keep_to_own_keys(WORKER)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     app.conf.task_default_queue = TEST_QUEUE
     settings.CELERY_REVIEW_QUEUE = f"{TEST_QUEUE}-reviews"  # as the settings name it from CELERY_QUEUE
     app.conf.task_routes = {"reviews.tasks.run": {"queue": settings.CELERY_REVIEW_QUEUE}}
     TransactionTestCase._fixture_teardown = empty_the_tables
+
+
+def keep_to_own_keys(worker: str) -> None:
+    """One test process of several: its cache and channel layer (and those of the servers and workers
+    it starts, through the environment) name their Redis keys with a prefix of their own, so one
+    process's budgets, presence and groups never meet another's (each has its own test database, whose
+    ids start from 1 too). Set before anything has used the cache or the channel layer."""
+    for variable, config, key in (
+        ("CACHE_PREFIX", settings.CACHES["default"], "KEY_PREFIX"),
+        ("CHANNELS_PREFIX", settings.CHANNEL_LAYERS["default"].get("CONFIG", {}), "prefix"),
+    ):
+        prefix = f"{os.environ.get(variable, 'septica')}-{worker}"
+        os.environ[variable] = prefix
+        if key in config:
+            config[key] = prefix
 
 
 KEPT_TABLES = {"django_content_type", "auth_permission"}
@@ -86,6 +107,12 @@ def fresh_frame_budgets() -> None:
     """Each test's sockets start with full frame budgets: they are a person's (a visitor's address's),
     kept in the shared cache, so an earlier test's flood (the same ids come again in a new test
     database, and every test socket comes from one address) would otherwise carry over."""
+    forget_budgets("frames:*")
+
+
+def forget_budgets(pattern: str) -> None:
+    """Empty this test process's budgets whose names match ``pattern`` (``accounts.limits``'s keys in
+    the cache, under this process's own prefix): each test starts with them full."""
     from django.core.cache import caches
     from django.core.cache.backends.redis import RedisCache
 
@@ -94,8 +121,7 @@ def fresh_frame_budgets() -> None:
         cache.clear()
         return
     client = cache._cache.get_client(write=True)
-    keys = list(client.scan_iter(match="*limit:frames:*"))
-    if keys:
+    if keys := list(client.scan_iter(match=cache.make_key(f"limit:{pattern}"))):
         client.delete(*keys)
 
 
@@ -408,7 +434,6 @@ def site_of_its_own(
     settings, its own queue), and with ``worker`` a Celery worker (beat too, given ``beat_schedule``);
     their output in ``ARTIFACTS/<name>.log``. Yields the site's address."""
     port = free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
     with (ARTIFACTS / f"{name}.log").open("w") as log:
         server = start_daphne(port, env, log)
         celery = start_celery_worker(env, log, beat_schedule=beat_schedule) if worker else None

@@ -36,7 +36,6 @@ FLOOD = [
 def server() -> Iterator[str]:
     """A Daphne process of the site, started as production starts it, on the test database."""
     port = free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
     with (ARTIFACTS / "flood-daphne.log").open("w") as log:
         process = start_daphne(port, site_env(), log, start_new_session=True)
         try:

@@ -81,7 +81,6 @@ def production(django_db_setup, tmp_path_factory) -> Iterator[Shape]:
         SOCKET_FRAMES_PER_SECOND="10000",
         SOCKET_FRAMES_BURST="10000",
     )
-    ARTIFACTS.mkdir(exist_ok=True)
     log = (ARTIFACTS / "production-shape.log").open("w")
     command = ["prod", "--port", str(port), "--base-port", str(base), "--daphnes", "2"]
     shape = subprocess.Popen(

@@ -84,7 +84,6 @@ class CountingTab(Tab):
 def server(request) -> Iterator[tuple[str, str]]:
     """A Daphne process of the site, started as production starts it, on the test database."""
     port = free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
     env = site_env(CHAT_FREE_TEXT_MATCHES="0", **BUDGETS[request.param])
     with (ARTIFACTS / f"chat-flood-daphne-{request.param}.log").open("w") as log:
         process = start_daphne(port, env, log, start_new_session=True)

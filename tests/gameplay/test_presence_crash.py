@@ -40,7 +40,6 @@ def test_a_killed_server_leaves_no_seat_present(settings):
         "PRESENCE_TTL_SECONDS": str(TTL),
         "PRESENCE_HEARTBEAT_SECONDS": str(HEARTBEAT),
     }
-    ARTIFACTS.mkdir(exist_ok=True)
     with (ARTIFACTS / "presence-crash-server.log").open("w") as log:
         server = start_daphne(port, env, log)
         try:

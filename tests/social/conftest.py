@@ -1,6 +1,7 @@
 import pytest
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
+
+from tests.conftest import forget_budgets
 
 
 @pytest.fixture(autouse=True)
@@ -12,11 +13,5 @@ def fresh_social_budgets() -> None:
 
     cache = caches["default"]
     cache.delete_many([selectors.COUNTS_KEY, selectors.POOLS_KEY])
-    if not isinstance(cache, RedisCache):
-        cache.clear()
-        return
-    client = cache._cache.get_client(write=True)
-    for pattern in ("limit:social-requests:*", "limit:pool-joins:*"):
-        keys = list(client.scan_iter(match=f"*{pattern}"))
-        if keys:
-            client.delete(*keys)
+    for pattern in ("social-requests:*", "pool-joins:*"):
+        forget_budgets(pattern)

@@ -251,7 +251,6 @@ def test_a_crowd_joining_pools_at_once_is_seated_once_each_at_full_started_table
         # The whole crowd comes from this machine's one address.
         POOL_JOINS_PER_ADDRESS_PER_MINUTE="1000000",
     )
-    ARTIFACTS.mkdir(exist_ok=True)
     worker_log = ARTIFACTS / "pool-concurrency-worker.log"
     processes = []
     with (ARTIFACTS / "pool-concurrency-daphne.log").open("w") as log, worker_log.open("w") as wlog:

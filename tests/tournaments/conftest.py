@@ -7,8 +7,6 @@ from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
-from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from django.db import connection, connections
 from django.utils import timezone
 
@@ -18,6 +16,7 @@ from gameplay.engine import get_game
 from gameplay.models import Match, Move
 from ratings.models import Rating
 from tables.models import Table
+from tests.conftest import forget_budgets
 from tests.factories import make_user
 from tournaments.models import Entry, Kind, Tournament
 
@@ -116,7 +115,8 @@ def waiting_for_lock(reading: str) -> list[int]:
     """The database sessions waiting for a lock while running a statement on the ``reading`` table."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s",
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock' AND query LIKE %s",
             [f'%"{reading}"%'],
         )
         return [pid for (pid,) in cursor.fetchall()]
@@ -138,13 +138,7 @@ def closing_connection(work: Callable[..., object]) -> Callable[..., None]:
 def fresh_tournament_budgets() -> None:
     """Each test's people start with their whole budgets: they are kept in the shared cache by user id,
     and a new test database numbers its people from 1 again."""
-    cache = caches["default"]
-    if not isinstance(cache, RedisCache):
-        cache.clear()
-        return
-    client = cache._cache.get_client(write=True)
-    if keys := list(client.scan_iter(match="*limit:tournament*")):
-        client.delete(*keys)
+    forget_budgets("tournament*")
 
 
 @pytest.fixture

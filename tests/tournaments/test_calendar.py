@@ -69,7 +69,6 @@ def test_a_worker_with_beat_makes_the_tournament_once_and_starts_it_telling_its_
         TOURNAMENT_TICK_SECONDS="0.5",
         TOURNAMENT_GRACE_SECONDS="120",
     )
-    ARTIFACTS.mkdir(exist_ok=True)
     log_path = ARTIFACTS / "tournament-calendar-worker.log"
     with log_path.open("w") as log:
         worker = start_celery_worker(env, log, beat_schedule=tmp_path / "beat", level="INFO")
