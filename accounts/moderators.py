@@ -49,6 +49,8 @@ PERMISSIONS: tuple[tuple[str, str], ...] = (
     ("api", "revoke_accesstoken"),  # a program abusing the site, through the action only
     ("opendata", "view_dump"),
     ("opendata", "build_dump"),  # a month's open data file built again, through the action only
+    ("reviews", "view_review"),  # marks and accuracy; never of a match the moderator played in
+    ("reviews", "review_seat"),  # a fair-play case: a seat reviewed, through the service only
 )
 """What the Moderators group may do: (app label, permission codename) pairs, and nothing else."""
 
@@ -65,6 +67,7 @@ DUTIES: dict[tuple[str, str], Promise] = {
     ("tournaments", "change_tournament"): _("disqualify a tournament's player, cancel a tournament"),
     ("api", "revoke_accesstoken"): _("revoke a program's access token"),
     ("opendata", "build_dump"): _("build a month's open data file again"),
+    ("reviews", "review_seat"): _("have a player's seat reviewed for fair play"),
 }
 """What each granted right other than reading lets a moderator do, as the privacy page says it."""
 

@@ -84,7 +84,7 @@ class ReviewAdmin(ReadOnlyAdmin):
 
     def ask_view(self, request: HttpRequest) -> HttpResponse:
         """Have a person's seat reviewed (a fair-play case), through ``services.request_as_moderator``."""
-        if not request.user.is_staff or not self.has_view_permission(request):
+        if not request.user.is_staff or not request.user.has_perm("reviews.review_seat"):
             return redirect("admin:index")
         form = AskForm(request.POST or None)
         if request.method == "POST" and form.is_valid():

@@ -58,6 +58,7 @@ class Review(models.Model):
         verbose_name_plural = _("reviews")
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="reviews_review_one_per_seat")]
         indexes = [models.Index(fields=["user", "match"])]
+        permissions = [("review_seat", _("Can have any player's seat reviewed (fair play)"))]
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.seat}"

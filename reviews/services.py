@@ -92,7 +92,7 @@ def request_review(*, user, match_id: int, address: str | None = None) -> Review
 
 def request_as_moderator(*, moderator, match_id: int, seat: int) -> Review:
     """A fair-play review of any person's seat, asked for by a moderator who did not play in the match."""
-    if not moderator.is_staff:
+    if not (moderator.is_staff and moderator.has_perm("reviews.review_seat")):
         raise ReviewError(_("Only moderators may review another player's seat."))
     match = _finished_match(match_id)
     holders = list(Participant.objects.filter(match=match).values_list("seat", "user_id"))

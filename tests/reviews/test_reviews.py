@@ -7,10 +7,12 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import Group
 from django.core.cache import caches
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import moderators
 from gameplay.engine import get_game
 from gameplay.models import Match, Move
 from privacy import services as privacy_services
@@ -155,13 +157,16 @@ def test_the_task_run_twice_judges_once_and_a_lost_run_is_taken_up_again(broker,
 
 
 def test_a_moderator_reviews_any_persons_seat_but_never_in_a_match_of_their_own(client, broker, ana, ion):
-    moderator = make_user("mod", is_staff=True, is_superuser=True)
+    moderator = make_user("mod", is_staff=True)
+    moderator.groups.add(Group.objects.get(name=moderators.GROUP))
     theirs = finished_match("classic", [ana, ion], private=True)
     own = finished_match("classic", [moderator, ion], private=True)
     with pytest.raises(services.ReviewError, match="played in"):
         services.request_as_moderator(moderator=moderator, match_id=own.pk, seat=1)
-    with pytest.raises(services.ReviewError, match="Only moderators"):
-        services.request_as_moderator(moderator=ana, match_id=own.pk, seat=1)
+    staff = make_user("staff", is_staff=True)  # staff, but not granted the review of others' seats
+    for asking in (ana, staff):
+        with pytest.raises(services.ReviewError, match="Only moderators"):
+            services.request_as_moderator(moderator=asking, match_id=theirs.pk, seat=1)
     review = services.request_as_moderator(moderator=moderator, match_id=theirs.pk, seat=1)
     assert review.user == ion and review.requested_by == moderator
     services.run(review.pk)
@@ -175,10 +180,15 @@ def test_a_moderator_reviews_any_persons_seat_but_never_in_a_match_of_their_own(
     client.force_login(moderator)
     listing = client.get(reverse("admin:reviews_review_changelist")).content.decode()
     assert f"/admin/reviews/review/{review.pk}/change/" in listing
+    assert reverse("admin:reviews_review_ask") in listing
     refused = client.post(reverse("admin:reviews_review_ask"), {"match": own.pk, "seat": 1})
     assert "played in" in refused.content.decode()
     other = Review.objects.filter(match=own)
     assert not other.exists()
+    # Staff without the grant are shown neither the form nor the way to it.
+    client.force_login(staff)
+    assert client.get(reverse("admin:reviews_review_ask")).status_code == 302
+    assert not client.post(reverse("admin:reviews_review_ask"), {"match": theirs.pk, "seat": 0}).content
     broker.delete(settings.CELERY_REVIEW_QUEUE)
 
 
