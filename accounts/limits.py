@@ -45,6 +45,11 @@ class Shortfall:
     budget: Budget
     wait: float
 
+    @property
+    def said(self) -> str:
+        """The budget's refusal, its ``%(seconds)d`` (where it has one) the wait in whole seconds."""
+        return self.budget.refusal % {"seconds": max(1, round(self.wait))}
+
 
 _SPEND = """
 local now, cost, owe = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3] == '1'
@@ -74,7 +79,7 @@ return {0, '0'}
 _local_lock = threading.Lock()
 
 
-def person_and_address(
+def spend_person_and_address(
     key: str,
     user_id: int,
     address: str | None,
@@ -84,14 +89,15 @@ def person_and_address(
     seconds: float,
     refusal: str,
     address_refusal: str,
-) -> list[Budget]:
-    """The two budgets most requests spend from: the person's (``count`` per ``seconds``) and, from a
-    browser (``address`` not None), their address's, each with the refusal its caller says when it runs
-    out. Accounts cost nothing to make; an address does."""
+) -> Shortfall | None:
+    """``spend_all`` of the two budgets most requests spend from: the person's (``count`` per
+    ``seconds``) and, from a browser (``address`` not None), their address's, each with the refusal
+    its caller says when it runs out (``Shortfall.said``). Accounts cost nothing to make; an address
+    does."""
     budgets = [Budget.per(f"{key}:{user_id}", count, seconds, refusal)]
     if address is not None:
         budgets.append(Budget.per(f"{key}:addr:{address}", address_count, seconds, address_refusal))
-    return budgets
+    return spend_all(*budgets)
 
 
 _writers: dict[str, Any] = {}

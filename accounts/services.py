@@ -194,7 +194,7 @@ def email_confirm(*, token: str) -> User:
 
 def _bot_registration_spend(owner: User, address: str | None) -> None:
     """Spend one of the owner's and their address's bot registrations of the day."""
-    budgets = limits.person_and_address(
+    if shortfall := limits.spend_person_and_address(
         "bot-accounts",
         owner.pk,
         address,
@@ -203,9 +203,8 @@ def _bot_registration_spend(owner: User, address: str | None) -> None:
         seconds=86400,
         refusal=_("You have registered as many bot accounts as a day allows: try again tomorrow."),
         address_refusal=_("Many bot accounts were registered from your network today: try again tomorrow."),
-    )
-    if shortfall := limits.spend_all(*budgets):
-        raise AccountRefused(shortfall.budget.refusal)
+    ):
+        raise AccountRefused(shortfall.said)
 
 
 def bot_account_register(*, owner: User, username: str, description: str, address: str | None = None) -> User:

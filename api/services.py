@@ -81,7 +81,7 @@ def token_create(
         raise TokenError(_("You may make tokens for yourself and your own bot accounts only."), status=403)
     if wanted & BOT_ONLY and not holder.is_bot_account:
         raise TokenError(_("Only a bot account's token may have the bot scope."))
-    budgets = limits.person_and_address(
+    if shortfall := limits.spend_person_and_address(
         "api-tokens",
         owner.pk,
         address,
@@ -90,9 +90,8 @@ def token_create(
         seconds=86400,
         refusal=_("You have made as many tokens as a day allows: try again tomorrow."),
         address_refusal=_("Many tokens were made from your network today: try again tomorrow."),
-    )
-    if shortfall := limits.spend_all(*budgets):
-        raise TokenError(shortfall.budget.refusal, status=429, wait=shortfall.wait)
+    ):
+        raise TokenError(shortfall.said, status=429, wait=shortfall.wait)
     secret = PREFIX + secrets.token_urlsafe(32)
     now = timezone.now()
     with transaction.atomic():
@@ -206,7 +205,7 @@ def _spend(*budgets: limits.Budget, cost: float = 1.0) -> None:
     """Take ``cost`` from every one of ``budgets``, or refuse (429) with the one that ran out and how
     long to wait for it."""
     if shortfall := limits.spend_all(*budgets, cost=cost):
-        raise TokenError(shortfall.budget.refusal, status=429, wait=shortfall.wait)
+        raise TokenError(shortfall.said, status=429, wait=shortfall.wait)
 
 
 def spend_records(*, token: AccessToken | None, address: str, count: int) -> None:

@@ -186,25 +186,19 @@ def _spend_social(user, address: str | None) -> None:
     browser, ``address``) their address's."""
     if not user.is_authenticated:
         raise ChatRefused(gettext_noop("That message is no longer there."))
-    budgets = [
-        limits.Budget.per(
-            f"chat-reports:{user.pk}",
-            settings.CHAT_REPORTS_PER_HOUR,
-            3600,
-            gettext_noop("You have reported or ignored too many times: try again later."),
-        )
-    ]
-    if address is not None:
-        budgets.append(
-            limits.Budget.per(
-                f"chat-reports:addr:{address}",
-                settings.CHAT_REPORTS_PER_ADDRESS_PER_HOUR,
-                3600,
-                gettext_noop("Too many reports and ignores have come from your network: try again later."),
-            )
-        )
-    if shortfall := limits.spend_all(*budgets):
-        raise ChatRefused(shortfall.budget.refusal)
+    if shortfall := limits.spend_person_and_address(
+        "chat-reports",
+        user.pk,
+        address,
+        count=settings.CHAT_REPORTS_PER_HOUR,
+        address_count=settings.CHAT_REPORTS_PER_ADDRESS_PER_HOUR,
+        seconds=3600,
+        refusal=gettext_noop("You have reported or ignored too many times: try again later."),
+        address_refusal=gettext_noop(
+            "Too many reports and ignores have come from your network: try again later."
+        ),
+    ):
+        raise ChatRefused(shortfall.said)
 
 
 def chat_report(*, user, message_id: int, reason: str, address: str | None = None) -> Report:

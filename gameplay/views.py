@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.services import client_address
 from tables import selectors as table_selectors
 from tables import views as table_views
 from tables.services import TableError
@@ -119,7 +120,9 @@ def holiday_take(request: HttpRequest) -> HttpResponse:
     form = HolidayForm(request.POST)
     if form.is_valid():
         try:
-            services.holiday_start(user=request.user, days=form.cleaned_data["days"])
+            services.holiday_start(
+                user=request.user, days=form.cleaned_data["days"], address=client_address(request)
+            )
         except services.PaceError as error:
             form.add_error("days", str(error))
         else:
@@ -131,6 +134,11 @@ def holiday_take(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def holiday_stop(request: HttpRequest) -> HttpResponse:
-    if services.holiday_end(user=request.user):
-        messages.success(request, _("Welcome back: your clocks run again."))
+    try:
+        ended = services.holiday_end(user=request.user, address=client_address(request))
+    except services.PaceError as error:
+        messages.error(request, str(error))
+    else:
+        if ended:
+            messages.success(request, _("Welcome back: your clocks run again."))
     return redirect("gameplay:your_turn")

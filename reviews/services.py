@@ -41,7 +41,7 @@ def _finished_match(match_id: int) -> Match:
 
 
 def _spend(key: str, user_id: int, address: str | None, count: int, address_count: int) -> None:
-    budgets = limits.person_and_address(
+    if shortfall := limits.spend_person_and_address(
         key,
         user_id,
         address,
@@ -50,9 +50,8 @@ def _spend(key: str, user_id: int, address: str | None, count: int, address_coun
         seconds=86400,
         refusal=_("You have asked for as many reviews as a day allows: try again tomorrow."),
         address_refusal=_("Many reviews were asked for from your network today: try again tomorrow."),
-    )
-    if shortfall := limits.spend_all(*budgets):
-        raise ReviewError(shortfall.budget.refusal)
+    ):
+        raise ReviewError(shortfall.said)
 
 
 def _create(match: Match, seat: int, user_id: int, requested_by_id: int) -> Review:

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -48,8 +49,8 @@ def pytest_configure(config) -> None:
 
     from config.celery import app
 
-    if WORKER:
-        keep_to_own_keys(WORKER)
+    if WORKER and not settings.EMBEDDED:
+        app.conf.broker_url = use_own_redis_database(int(WORKER.removeprefix("gw")))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     app.conf.task_default_queue = TEST_QUEUE
     settings.CELERY_REVIEW_QUEUE = f"{TEST_QUEUE}-reviews"  # as the settings name it from CELERY_QUEUE
@@ -57,19 +58,19 @@ def pytest_configure(config) -> None:
     TransactionTestCase._fixture_teardown = empty_the_tables
 
 
-def keep_to_own_keys(worker: str) -> None:
-    """One test process of several: its cache and channel layer (and those of the servers and workers
-    it starts, through the environment) name their Redis keys with a prefix of their own, so one
-    process's budgets, presence and groups never meet another's (each has its own test database, whose
-    ids start from 1 too). Set before anything has used the cache or the channel layer."""
-    for variable, config, key in (
-        ("CACHE_PREFIX", settings.CACHES["default"], "KEY_PREFIX"),
-        ("CHANNELS_PREFIX", settings.CHANNEL_LAYERS["default"].get("CONFIG", {}), "prefix"),
-    ):
-        prefix = f"{os.environ.get(variable, 'septica')}-{worker}"
-        os.environ[variable] = prefix
-        if key in config:
-            config[key] = prefix
+def use_own_redis_database(index: int) -> str:
+    """One test process of several (pytest-xdist's ``gw<index>``): its cache, channel layer and broker,
+    and those of the servers and workers it starts (through the environment), use Redis database
+    ``REDIS_URL``'s plus ``index``, so one process's budgets, presence, groups and queues never meet
+    another's, and a test emptying the cache (``FLUSHDB``) empties its own process's only. Each process
+    has its own test database too, whose ids start from 1 like the other's. Done before anything has
+    connected to Redis; returns the URL."""
+    parts = urlsplit(settings.REDIS_URL)
+    url = urlunsplit(parts._replace(path=f"/{int(parts.path.strip('/') or 0) + index}"))
+    os.environ["REDIS_URL"] = settings.REDIS_URL = settings.CELERY_BROKER_URL = url
+    settings.CACHES["default"]["LOCATION"] = url
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [url]
+    return url
 
 
 KEPT_TABLES = {"django_content_type", "auth_permission"}
@@ -103,16 +104,16 @@ def default_language() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def fresh_frame_budgets() -> None:
-    """Each test's sockets start with full frame budgets: they are a person's (a visitor's address's),
-    kept in the shared cache, so an earlier test's flood (the same ids come again in a new test
-    database, and every test socket comes from one address) would otherwise carry over."""
-    forget_budgets("frames:*")
+def fresh_budgets() -> None:
+    """Each test starts with every budget full (``accounts.limits``): they are kept in the cache by user
+    id and address, so an earlier test's spending (the same ids come again in a new test database, and
+    every test client comes from one address) would otherwise carry over."""
+    forget_budgets("*")
 
 
 def forget_budgets(pattern: str) -> None:
-    """Empty this test process's budgets whose names match ``pattern`` (``accounts.limits``'s keys in
-    the cache, under this process's own prefix): each test starts with them full."""
+    """Empty the budgets whose names match ``pattern`` (``accounts.limits``'s keys in the cache): full
+    again, as a test that has had a server spend them wants them before going on."""
     from django.core.cache import caches
     from django.core.cache.backends.redis import RedisCache
 

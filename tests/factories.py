@@ -6,9 +6,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import Group, Permission
 from django.core import signing
 from django.utils import timezone
 
+from accounts import moderators
 from accounts.forms import FORM_SHOWN_SALT
 from accounts.models import User
 
@@ -32,6 +34,21 @@ def make_user(username: str, *, fresh: bool = False, **extra) -> User:
     user = User(username=User.normalize_username(username), email=f"{username}@example.com", **extra)
     user.password = password_hash(tuple(settings.PASSWORD_HASHERS))
     user.save()
+    return user
+
+
+def make_moderator(username: str = "mod") -> User:
+    """Staff in the Moderators group, with the group's grant (``accounts.moderators``). A test that
+    commits empties the data the migrations made, the group with it: it is made again here."""
+    group, _created = Group.objects.get_or_create(name=moderators.GROUP)
+    group.permissions.set(
+        [
+            Permission.objects.get(content_type__app_label=app_label, codename=codename)
+            for app_label, codename in moderators.granted()
+        ]
+    )
+    user = make_user(username, is_staff=True)
+    user.groups.add(group)
     return user
 
 

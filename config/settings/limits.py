@@ -357,6 +357,19 @@ LIMITS = [
         OWN_PACE,
     ),
     Limit(
+        "HOLIDAY_CHANGES_PER_DAY",
+        10,
+        "Times one person may start a holiday or end one early in a day (each moves the deadlines of all "
+        "their matches at their own pace).",
+        OWN_PACE,
+    ),
+    Limit(
+        "HOLIDAY_CHANGES_PER_ADDRESS_PER_DAY",
+        30,
+        "Holidays started or ended early from one browser address in a day, whatever its accounts.",
+        OWN_PACE,
+    ),
+    Limit(
         "NOTIFY_PUSH_PER_HOUR",
         30,
         "Web pushes one person is sent in an hour, whatever they are about (each to every browser they "
@@ -368,6 +381,30 @@ LIMITS = [
         12,
         "Notification emails one person is sent in a day, all kinds together (besides at most one of each "
         "kind per NOTIFY_EMAIL_PERIOD_MINUTES).",
+        NOTIFICATIONS,
+    ),
+    Limit(
+        "NOTIFY_SETTINGS_SAVES_PER_HOUR",
+        30,
+        "Times one person may save their notification settings in an hour.",
+        NOTIFICATIONS,
+    ),
+    Limit(
+        "NOTIFY_SETTINGS_SAVES_PER_ADDRESS_PER_HOUR",
+        60,
+        "Notification settings saved from one browser address in an hour, whatever its accounts.",
+        NOTIFICATIONS,
+    ),
+    Limit(
+        "UNSUBSCRIBES_PER_HOUR",
+        20,
+        "Times an email's unsubscribe links (no login needed) may be used for one person in an hour.",
+        NOTIFICATIONS,
+    ),
+    Limit(
+        "UNSUBSCRIBES_PER_ADDRESS_PER_HOUR",
+        60,
+        "Unsubscribe links used from one address in an hour, whoever they are for.",
         NOTIFICATIONS,
     ),
     Limit(

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import limits
 from accounts.locks import hold_for_person
 from tables import services as table_services
 from tables.models import Seat
@@ -125,10 +126,12 @@ def _shift_clocks(user_id: int, by: timedelta) -> int:
 
 
 @transaction.atomic(durable=True)
-def holiday_start(*, user, days: int) -> Holiday:
+def holiday_start(*, user, days: int, address: str | None = None) -> Holiday:
     """A holiday of ``days`` days from now: the clocks of every match at own pace waiting for the person
     stop (their deadlines move on by its length), and a turn that comes to them during it gets its time
-    once it ends. Refused while one runs, or beyond the year's days left."""
+    once it ends. Refused while one runs, or beyond the year's days left; ``address``: the browser's
+    (None when not from one), whose budget it spends too."""
+    _spend_holiday_change(user.pk, address)
     hold_for_person(HOLIDAY_LOCKS, user.pk)
     if holiday_now(user.pk) is not None:
         raise PaceError(_("You are on holiday already."))
@@ -148,10 +151,29 @@ def holiday_start(*, user, days: int) -> Holiday:
     return holiday
 
 
+def _spend_holiday_change(user_id: int, address: str | None) -> None:
+    """A holiday started or ended early, spent from the person's budget and their address's before any
+    database work: each moves the deadlines of every match they play at their own pace."""
+    if shortfall := limits.spend_person_and_address(
+        "holiday-changes",
+        user_id,
+        address,
+        count=settings.HOLIDAY_CHANGES_PER_DAY,
+        address_count=settings.HOLIDAY_CHANGES_PER_ADDRESS_PER_DAY,
+        seconds=86400,
+        refusal=_("You have started and ended holidays too often today: try again tomorrow."),
+        address_refusal=_(
+            "Holidays were started and ended too often from your network today: try again tomorrow."
+        ),
+    ):
+        raise PaceError(shortfall.said)
+
+
 @transaction.atomic(durable=True)
-def holiday_end(*, user) -> bool:
+def holiday_end(*, user, address: str | None = None) -> bool:
     """The person is back early: their holiday ends now and their clocks run again, each deadline moved
     back by the part of the holiday not taken. False when they are on none."""
+    _spend_holiday_change(user.pk, address)
     hold_for_person(HOLIDAY_LOCKS, user.pk)
     holiday = holiday_now(user.pk)
     if holiday is None:

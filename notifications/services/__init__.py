@@ -12,10 +12,11 @@ Rows: Preference, PushSubscription and Delivery are written in this package only
 
 from .deciding import match_ended, move_stood_in, notice_decide, notice_kept, turn_began, warning_given
 from .forgetting import deliveries_forget_old, person_forget
-from .preferences import preference_language_set, preference_save, unsubscribe
+from .preferences import Throttled, preference_language_set, preference_save, unsubscribe
 from .sending import deliveries_due, email_deliver, push_deliver
 
 __all__ = [
+    "Throttled",
     "deliveries_due",
     "deliveries_forget_old",
     "email_deliver",

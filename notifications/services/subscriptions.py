@@ -136,7 +136,7 @@ def endpoint_read(body: bytes) -> str:
 
 
 def _spend(user_id: int, address: str | None) -> None:
-    budgets = limits.person_and_address(
+    if shortfall := limits.spend_person_and_address(
         "push-subscriptions",
         user_id,
         address,
@@ -147,10 +147,8 @@ def _spend(user_id: int, address: str | None) -> None:
         address_refusal=_(
             "Notifications were turned on and off too often from your network: try again in %(seconds)d s."
         ),
-    )
-    if shortfall := limits.spend_all(*budgets):
-        wait = max(1, round(shortfall.wait))
-        raise SubscriptionThrottled(shortfall.budget.refusal % {"seconds": wait}, wait)
+    ):
+        raise SubscriptionThrottled(shortfall.said, max(1, round(shortfall.wait)))
 
 
 def subscription_save(*, user, offered: Offered, address: str | None) -> None:

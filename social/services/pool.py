@@ -83,7 +83,7 @@ def _busy(user_ids) -> set[int]:
 def _spend_pool_join(user, address: str | None) -> None:
     """Spend a join from the person's budget and (from a browser) their address's, before any
     database work."""
-    budgets = limits.person_and_address(
+    if shortfall := limits.spend_person_and_address(
         "pool-joins",
         user.pk,
         address,
@@ -92,9 +92,8 @@ def _spend_pool_join(user, address: str | None) -> None:
         seconds=60,
         refusal=_("You joined and left too often: try again in %(seconds)d s."),
         address_refusal=_("Too many joins have come from your network just now: try again in %(seconds)d s."),
-    )
-    if shortfall := limits.spend_all(*budgets):
-        raise SocialError(shortfall.budget.refusal % {"seconds": max(1, round(shortfall.wait))})
+    ):
+        raise SocialError(shortfall.said)
 
 
 def pool_join(

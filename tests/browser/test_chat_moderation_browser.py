@@ -7,18 +7,16 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group, Permission
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 from playwright.sync_api import Browser, WebSocketRoute, expect
 
-from accounts import moderators
 from chat.models import Report, Suspension
 from gameplay.models import Match
 from tests.browser.conftest import log_in, off_loop
 from tests.browser.test_chat_browser import PHONE, at_the_table, chat_server_url, lines, seated_pair
 from tests.conftest import ARTIFACTS
-from tests.factories import PASSWORD, make_user
+from tests.factories import PASSWORD, make_moderator
 from tests.history.helpers import play_out
 
 __all__ = ["chat_server_url"]  # the module's Daphne (every account may type), used here as a fixture
@@ -26,20 +24,6 @@ __all__ = ["chat_server_url"]  # the module's Daphne (every account may type), u
 INSULT = "ești un ticălos și un trișor"
 REASON = "Insulte la masă, a doua oară"
 LATER = "încă ceva de zis"
-
-
-def moderator():
-    """Staff in the Moderators group. A transactional test before this one flushes the data the
-    migrations made, the group with it: it is made again here with the chat's rights as the grant
-    (``accounts.moderators``) lists them."""
-    group, _created = Group.objects.get_or_create(name=moderators.GROUP)
-    chat_rights = [codename for app_label, codename in moderators.PERMISSIONS if app_label == "chat"]
-    group.permissions.add(
-        *Permission.objects.filter(content_type__app_label="chat", codename__in=chat_rights)
-    )
-    person = make_user("mod", is_staff=True)
-    person.groups.add(group)
-    return person
 
 
 def at_the_table_held(browser: Browser, base: str, table, username: str, locale: str):
@@ -80,7 +64,7 @@ def test_a_reported_insult_is_suspended_from_the_admin_and_the_match_keeps_its_c
     base = chat_server_url
     table, (_ana, ion) = off_loop(seated_pair)
     match = Match.objects.get(table=table)
-    off_loop(moderator)
+    off_loop(make_moderator)
     ana = at_the_table(browser, base, table, "ana", "en-GB")
     ion_page, network = at_the_table_held(browser, base, table, "ion", "ro-RO")
     for page in (ana, ion_page):

@@ -152,3 +152,23 @@ def test_the_lobby_shows_each_tables_pace_and_links_the_page():
     page = logged_in(you).get(reverse("tables:lobby")).content.decode()
     assert "7 days a move" in page
     assert reverse("gameplay:your_turn") in page
+
+
+def test_holidays_started_and_ended_spend_the_persons_and_the_addresss_budgets(settings):
+    settings.HOLIDAY_CHANGES_PER_DAY = 2
+    settings.HOLIDAY_CHANGES_PER_ADDRESS_PER_DAY = 3
+    me = make_user("restless")
+    client = logged_in(me)
+    client.post(reverse("gameplay:holiday_take"), {"days": 1})
+    client.post(reverse("gameplay:holiday_end"))
+    refused = client.post(reverse("gameplay:holiday_take"), {"days": 1})
+    assert refused.status_code == 400
+    assert "too often today" in refused.content.decode() and services.holiday_now(me.pk) is None
+    ended = client.post(reverse("gameplay:holiday_end"), follow=True)
+    assert "too often today" in ended.content.decode()
+    neighbour = make_user("neighbour")  # another account from the same address
+    other = logged_in(neighbour)
+    other.post(reverse("gameplay:holiday_take"), {"days": 1})
+    from_network = other.post(reverse("gameplay:holiday_end"), follow=True)
+    assert "from your network" in from_network.content.decode()
+    assert services.holiday_now(neighbour.pk) is not None

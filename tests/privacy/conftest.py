@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 from axes.models import AccessAttempt, AccessLog
-from django.core.cache import caches
 from django.utils import timezone
 
 from accounts.models import User
@@ -22,13 +21,6 @@ from tests.practice.test_save import practice_upload
 
 ANA_SAYS = "ana-typed-this-at-the-private-table"
 ION_SAYS = "ion-whispered-this-only-to-ana"
-
-
-@pytest.fixture(autouse=True)
-def fresh_budgets():
-    """Every test starts with full budgets (they live in the shared cache)."""
-    cache = caches["default"]
-    cache.delete_pattern("*limit:*") if hasattr(cache, "delete_pattern") else cache.clear()
 
 
 @dataclass

@@ -7,19 +7,17 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
-from django.contrib.auth.models import Group
 from django.core.cache import caches
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import moderators
 from gameplay.engine import get_game
 from gameplay.models import Match, Move
 from privacy import services as privacy_services
 from privacy.export import person_data
 from reviews import services
 from reviews.models import Review
-from tests.factories import make_user
+from tests.factories import make_moderator, make_user
 from tests.gameplay.helpers import wait_until
 from tests.history.helpers import finished_match, play_out, seated_match
 
@@ -157,8 +155,7 @@ def test_the_task_run_twice_judges_once_and_a_lost_run_is_taken_up_again(broker,
 
 
 def test_a_moderator_reviews_any_persons_seat_but_never_in_a_match_of_their_own(client, broker, ana, ion):
-    moderator = make_user("mod", is_staff=True)
-    moderator.groups.add(Group.objects.get(name=moderators.GROUP))
+    moderator = make_moderator()
     theirs = finished_match("classic", [ana, ion], private=True)
     own = finished_match("classic", [moderator, ion], private=True)
     with pytest.raises(services.ReviewError, match="played in"):

@@ -16,7 +16,6 @@ from gameplay.engine import get_game
 from gameplay.models import Match, Move
 from ratings.models import Rating
 from tables.models import Table
-from tests.conftest import forget_budgets
 from tests.factories import make_user
 from tournaments.models import Entry, Kind, Tournament
 
@@ -132,13 +131,6 @@ def closing_connection(work: Callable[..., object]) -> Callable[..., None]:
             connection.close()
 
     return run
-
-
-@pytest.fixture(autouse=True)
-def fresh_tournament_budgets() -> None:
-    """Each test's people start with their whole budgets: they are kept in the shared cache by user id,
-    and a new test database numbers its people from 1 again."""
-    forget_budgets("tournament*")
 
 
 @pytest.fixture

@@ -165,7 +165,7 @@ def tournament_seen(*, tournament_id: int, user_ids: list[int]) -> dict[int, int
 
 
 def _spend_creation(user, address: str | None) -> None:
-    budgets = limits.person_and_address(
+    if shortfall := limits.spend_person_and_address(
         "tournaments-created",
         user.pk,
         address,
@@ -174,9 +174,8 @@ def _spend_creation(user, address: str | None) -> None:
         seconds=86400,
         refusal=_("You have created as many tournaments as a day allows: try again tomorrow."),
         address_refusal=_("Many tournaments were created from your network today: try again tomorrow."),
-    )
-    if shortfall := limits.spend_all(*budgets):
-        raise TournamentError(shortfall.budget.refusal)
+    ):
+        raise TournamentError(shortfall.said)
 
 
 def shape_check(

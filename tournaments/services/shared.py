@@ -23,7 +23,7 @@ class TournamentError(Exception):
 def spend_entry_change(user, address: str | None) -> None:
     """Spend a join, pause, withdrawal or return from the person's budget and (from a browser) their
     address's, before any database work."""
-    budgets = limits.person_and_address(
+    if shortfall := limits.spend_person_and_address(
         "tournament-entries",
         user.pk,
         address,
@@ -34,9 +34,8 @@ def spend_entry_change(user, address: str | None) -> None:
         address_refusal=_(
             "Too many tournament joins came from your network just now: try again in %(seconds)d s."
         ),
-    )
-    if shortfall := limits.spend_all(*budgets):
-        raise TournamentError(shortfall.budget.refusal % {"seconds": max(1, round(shortfall.wait))})
+    ):
+        raise TournamentError(shortfall.said)
 
 
 def busy(user_ids, *, except_tables=()) -> set[int]:
