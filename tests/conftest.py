@@ -61,15 +61,19 @@ def pytest_configure(config) -> None:
 def use_own_redis_database(index: int) -> str:
     """One test process of several (pytest-xdist's ``gw<index>``): its cache, channel layer and broker,
     and those of the servers and workers it starts (through the environment), use Redis database
-    ``REDIS_URL``'s plus ``index``, so one process's budgets, presence, groups and queues never meet
-    another's, and a test emptying the cache (``FLUSHDB``) empties its own process's only. Each process
-    has its own test database too, whose ids start from 1 like the other's. Done before anything has
-    connected to Redis; returns the URL."""
+    ``REDIS_URL``'s plus ``index``, so one process's budgets, presence and queues never meet another's,
+    and a test emptying the cache (``FLUSHDB``) empties its own process's only. Redis's publish and
+    subscribe ignore the database, so the channel layer's names get a prefix of their own too: one
+    process's news (a lobby's, a table's) never reaches another's pages. Each process has its own test
+    database as well, whose ids start from 1 like the other's. Done before anything has connected to
+    Redis; returns the URL."""
     parts = urlsplit(settings.REDIS_URL)
     url = urlunsplit(parts._replace(path=f"/{int(parts.path.strip('/') or 0) + index}"))
     os.environ["REDIS_URL"] = settings.REDIS_URL = settings.CELERY_BROKER_URL = url
     settings.CACHES["default"]["LOCATION"] = url
-    settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [url]
+    layer = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    layer["hosts"] = [url]
+    os.environ["CHANNELS_PREFIX"] = layer["prefix"] = f"{layer['prefix']}-gw{index}"
     return url
 
 

@@ -22,7 +22,7 @@ from tests.browser.test_table_craft import live
 from tests.conftest import ARTIFACTS
 from tests.factories import make_user
 from tests.ratings.helpers import one_move_from_the_end
-from tests.tournaments.conftest import CLASSIC_QUICK, fresh_tournament_budgets, tournament  # noqa: F401
+from tests.tournaments.conftest import CLASSIC_QUICK, tournament
 from tournaments import services
 from tournaments.models import Pairing, Tournament, Trophy
 
