@@ -9,8 +9,8 @@ PYTHON ?= $(shell for p in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.1
 
 export DATABASE_URL_TEST ?= postgres://postgres@127.0.0.1:5432/septica
 export REDIS_URL_TEST ?= redis://127.0.0.1:6379/0
-# The test processes `make test` runs side by side (pytest-xdist); 0 runs the suite in this one.
-TEST_PROCESSES ?= 2
+# The test processes `make test` runs side by side (pytest-xdist, e.g. 2); 0 (the default) runs the suite in one.
+TEST_PROCESSES ?= 0
 
 .PHONY: run prod test lint superuser translations messages vendor clean
 
